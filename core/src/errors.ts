@@ -1,0 +1,204 @@
+/**
+ * The error catalogue: every message the product shows, with its code, the toast title that belongs to it and
+ * the HTTP status the API answers with. Texts are quoted from SPEC.md §5 and §8 where the spec gives them.
+ * `{name}` placeholders are filled by `errorMessage`.
+ */
+export const ERRORS = {
+  // Upload validation (SPEC §5)
+  FILE_REQUIRED: { status: 400, title: 'Error', message: 'Please select an image to upload' },
+  FILE_TOO_LARGE: { status: 413, title: 'Error', message: 'File size too large. Maximum size is 10MB' },
+  INVALID_FILE_TYPE: {
+    status: 415,
+    title: 'Error',
+    message: 'Invalid file type. Please upload a JPEG, PNG, or WebP image',
+  },
+  TOO_MANY_FILES: { status: 400, title: 'Error', message: 'Please upload one image at a time' },
+  UNEXPECTED_FILE: { status: 400, title: 'Error', message: 'Unexpected file field "{field}"' },
+  IMAGE_UNREADABLE: {
+    status: 422,
+    title: 'Error',
+    message: 'The image could not be read. It may be damaged or incomplete',
+  },
+  IMAGE_TOO_MANY_PIXELS: {
+    status: 422,
+    title: 'Error',
+    message: 'Image dimensions too large. Maximum is {megapixels} megapixels',
+  },
+  MASK_SIZE_MISMATCH: {
+    status: 422,
+    title: 'Error',
+    message: 'The mask must have the same proportions as the photo',
+  },
+  // Request validation
+  UNKNOWN_OPERATION: { status: 400, title: 'Error', message: 'Unknown operation "{operation}"' },
+  INVALID_PARAMETER: { status: 400, title: 'Error', message: 'Invalid value for "{field}": {reason}' },
+  PROMPT_REQUIRED: { status: 400, title: 'Error', message: 'Please enter a prompt before generating' },
+  PROMPT_IMG_KEYWORD: {
+    status: 400,
+    title: 'Error',
+    message: "The prompt must contain the word 'img' exactly once",
+  },
+  OPERATION_UNAVAILABLE: {
+    status: 503,
+    title: 'Not available on this server',
+    message: '{name} is not available on this server. {enable}',
+  },
+  NOT_FOUND: { status: 404, title: 'Error', message: 'Image not found' },
+  ROUTE_NOT_FOUND: { status: 404, title: 'Error', message: 'Not found' },
+  RESULT_NOT_READY: { status: 409, title: 'Error', message: 'Processed image not available yet' },
+  RESULT_EXPIRED: {
+    status: 410,
+    title: 'Error',
+    message: 'This image was deleted 24 hours after it was created',
+  },
+  BAD_REQUEST: { status: 400, title: 'Error', message: '{reason}' },
+  RATE_LIMITED: {
+    status: 429,
+    title: 'Error',
+    message: 'Too many requests. Please wait a moment and try again',
+  },
+  INTERNAL: { status: 500, title: 'Error', message: 'Something went wrong on our side. Please try again' },
+
+  // Rules (SPEC §5, §6, §8)
+  FEATURE_RESTRICTED: {
+    status: 403,
+    title: 'Feature Restricted',
+    message: 'Please sign in with Google to access all features.',
+  },
+  DOWNLOAD_RESTRICTED: {
+    status: 403,
+    title: 'Download Restricted',
+    message: 'Please sign in with Google to download processed images.',
+  },
+  DAILY_LIMIT_REACHED: {
+    status: 429,
+    title: 'Daily Limit Reached',
+    message: "You've reached your daily limit for this feature. Please try again tomorrow.",
+  },
+  INVALID_TOKEN: {
+    status: 401,
+    title: 'Authentication Error',
+    message: 'Your sign-in has expired or is invalid. Please sign in again.',
+  },
+
+  // Tool page flow (SPEC §8); shown by the client
+  UPLOAD_FAILED: { status: 500, title: 'Error', message: 'Failed to upload image' },
+  PROCESS_FAILED: { status: 500, title: 'Error', message: 'Failed to process image' },
+  NO_IMAGE_ID: { status: 500, title: 'Error', message: 'No image ID received from server' },
+  STATUS_FETCH_FAILED: { status: 500, title: 'Error', message: 'Failed to fetch image status' },
+  PROCESSING_FAILED: { status: 500, title: 'Error', message: 'Processing failed' },
+  DOWNLOAD_FAILED: {
+    status: 500,
+    title: 'Download failed',
+    message: 'Failed to download the image. Please try again.',
+  },
+
+  // Result page (SPEC §4, §8)
+  RESULT_PAGE_FAILED: { status: 500, title: 'Error', message: 'Processing failed. Please try again.' },
+  UNKNOWN_ERROR: { status: 500, title: 'Error', message: 'Unknown error occurred' },
+  RESULT_DOWNLOAD_FAILED: { status: 500, title: 'Error', message: 'Failed to download image. Please try again.' },
+  IMAGE_LOAD_FAILED: { status: 500, title: 'Error', message: 'Failed to load image. Please try again.' },
+
+  // Job failures written into metadata.error by the worker
+  PROCESSING_TIMED_OUT: { status: 500, title: 'Error', message: 'Processing timed out' },
+  WORKER_CRASHED: {
+    status: 500,
+    title: 'Error',
+    message: 'The processing worker stopped unexpectedly. Please try again',
+  },
+  INTERRUPTED: {
+    status: 500,
+    title: 'Error',
+    message: 'Processing was interrupted by a server restart. Please try again',
+  },
+
+  // Sign-in failures (SPEC §8), keyed by the provider's error code
+  AUTH_POPUP_BLOCKED: {
+    status: 400,
+    title: 'Authentication Error',
+    message: 'Please enable popups for this website to sign in with Google',
+  },
+  AUTH_CANCELLED_POPUP_REQUEST: {
+    status: 400,
+    title: 'Authentication Error',
+    message: 'Sign-in cancelled. Please try again',
+  },
+  AUTH_UNAUTHORIZED_DOMAIN: {
+    status: 400,
+    title: 'Authentication Error',
+    message:
+      'This domain is not authorized for Google sign-in. Add it to the authorized domains in the Firebase console.',
+  },
+  AUTH_OPERATION_NOT_ALLOWED: {
+    status: 400,
+    title: 'Authentication Error',
+    message: 'Google sign-in is not enabled. Enable it in the Firebase console under Authentication.',
+  },
+  AUTH_INVALID_API_KEY: {
+    status: 400,
+    title: 'Authentication Error',
+    message: 'Invalid Firebase configuration. Please check your API key.',
+  },
+  AUTH_OTHER: {
+    status: 400,
+    title: 'Authentication Error',
+    message: 'Authentication error ({code}). Please ensure popups are enabled and try again.',
+  },
+} as const satisfies Record<string, { status: number; title: string; message: string }>;
+
+/** Success notices that sit beside the errors (SPEC §8). */
+export const NOTICES = {
+  DOWNLOAD_SUCCESS: { title: 'Success', message: 'Image downloaded successfully' },
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** The body of every API error. */
+export interface ApiErrorBody {
+  code: ErrorCode;
+  message: string;
+}
+
+export function errorMessage(code: ErrorCode, vars: Record<string, string | number> = {}): string {
+  return ERRORS[code].message.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in vars ? String(vars[name]) : whole,
+  );
+}
+
+export function errorTitle(code: string | undefined): string {
+  return code && code in ERRORS ? ERRORS[code as ErrorCode].title : 'Error';
+}
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && code in ERRORS;
+}
+
+/** An error that carries a catalogue code; the server turns it into `{ code, message }` with its status. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  constructor(code: ErrorCode, vars: Record<string, string | number> = {}) {
+    super(errorMessage(code, vars));
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERRORS[code].status;
+  }
+  toBody(): ApiErrorBody {
+    return { code: this.code, message: this.message };
+  }
+}
+
+/** Firebase Auth error codes (without the `auth/` prefix) mapped to the catalogue (SPEC §8). */
+const AUTH_CODES: Record<string, ErrorCode> = {
+  'popup-blocked': 'AUTH_POPUP_BLOCKED',
+  'cancelled-popup-request': 'AUTH_CANCELLED_POPUP_REQUEST',
+  'unauthorized-domain': 'AUTH_UNAUTHORIZED_DOMAIN',
+  'operation-not-allowed': 'AUTH_OPERATION_NOT_ALLOWED',
+  'invalid-api-key': 'AUTH_INVALID_API_KEY',
+};
+
+export function authErrorMessage(firebaseCode: string): string {
+  const code = firebaseCode.replace(/^auth\//, '');
+  const entry = AUTH_CODES[code];
+  return entry ? errorMessage(entry) : errorMessage('AUTH_OTHER', { code });
+}

@@ -1,0 +1,46 @@
+/**
+ * Business constants of SPEC.md §9. The server may override the configurable ones (see server/src/config.ts);
+ * these are the defaults, and the client reads the values in force from `GET /api/config`.
+ */
+export const LIMITS = {
+  /** 10 MB, exactly 10*1024*1024 bytes. */
+  maxUploadBytes: 10 * 1024 * 1024,
+  /** Decompression-bomb guard: the largest decoded image we accept (width * height). */
+  maxInputPixels: 40_000_000,
+  /** Uses per signed-in user per operation per UTC day. */
+  dailyUsesPerOperation: 2,
+  /** The one operation guests may use. */
+  guestOperation: 'face-enhancement',
+  pollIntervalToolMs: 2000,
+  pollIntervalResultMs: 1000,
+  /** The result page shows this while a job is pending and the server reports no progress. */
+  pendingProgressPercent: 30,
+  /** Originals and results are deleted this long after creation. */
+  retentionHours: 24,
+} as const;
+
+export const ACCEPTED_TYPES = [
+  { mime: 'image/jpeg', extensions: ['.jpg', '.jpeg'] },
+  { mime: 'image/png', extensions: ['.png'] },
+  { mime: 'image/webp', extensions: ['.webp'] },
+] as const;
+
+export type AcceptedMime = (typeof ACCEPTED_TYPES)[number]['mime'];
+
+export const ACCEPTED_MIME_TYPES: readonly string[] = ACCEPTED_TYPES.map((t) => t.mime);
+
+export function isAcceptedMime(mime: string): mime is AcceptedMime {
+  return ACCEPTED_MIME_TYPES.includes(mime);
+}
+
+/** Toasts (SPEC §9). */
+export const TOAST = {
+  limit: 1,
+  durationMs: 5000,
+  swipeThresholdPx: 50,
+  removeDelayMs: 1_000_000,
+  viewportMaxWidthPx: 420,
+} as const;
+
+export const AD_MIN_HEIGHT_PX = 250;
+export const MOBILE_BREAKPOINT_PX = 768;

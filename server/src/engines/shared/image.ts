@@ -1,0 +1,37 @@
+import sharp from 'sharp';
+
+/** Raw interleaved pixels, as engines work on them. */
+export interface RawImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
+}
+
+/** Decodes uploaded bytes with EXIF orientation applied, as 8-bit RGB (or RGBA with `alpha`). */
+export async function decode(bytes: Buffer, opts: { alpha?: boolean } = {}): Promise<RawImage> {
+  let pipeline = sharp(bytes, { failOn: 'error' }).rotate();
+  pipeline = opts.alpha ? pipeline.ensureAlpha() : pipeline.removeAlpha();
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels as RawImage['channels'] };
+}
+
+/** Decodes a mask to one channel, 0 = keep, 255 = work on it, at the given size. */
+export async function decodeMask(bytes: Buffer, width: number, height: number): Promise<RawImage> {
+  const { data, info } = await sharp(bytes, { failOn: 'error' })
+    .rotate()
+    .flatten({ background: '#000000' })
+    .greyscale()
+    .resize(width, height, { fit: 'fill' })
+    .threshold(128)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: 1 };
+}
+
+/** Encodes raw pixels as a PNG; sharp writes no metadata unless asked, so nothing of the upload is carried over. */
+export function encodePng(img: RawImage): Promise<Buffer> {
+  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+    .png()
+    .toBuffer();
+}
