@@ -1,0 +1,26 @@
+import { decode, encodePng } from '../shared/image.js';
+import { releaseIsnet, salientMask } from '../shared/isnet.js';
+import type { Engine } from '../types.js';
+
+/** Background removal: ISNet's subject mask becomes the alpha channel of the photo, at the photo's own size. */
+const backgroundRemoval: Engine = {
+  async run(input, ctx) {
+    if (!input.image) throw new Error('Background removal needs a photo');
+    ctx.progress({ stage: 'Finding the subject', percent: 10 });
+    const photo = await decode(input.image);
+    const mask = await salientMask(photo, ctx.threads);
+    ctx.progress({ stage: 'Cutting out', percent: 90 });
+    const rgba = Buffer.alloc(photo.width * photo.height * 4);
+    for (let i = 0, n = photo.width * photo.height; i < n; i++) {
+      rgba[i * 4] = photo.data[i * 3] as number;
+      rgba[i * 4 + 1] = photo.data[i * 3 + 1] as number;
+      rgba[i * 4 + 2] = photo.data[i * 3 + 2] as number;
+      rgba[i * 4 + 3] = mask[i] as number;
+    }
+    const png = await encodePng({ data: rgba, width: photo.width, height: photo.height, channels: 4 });
+    return { images: [png] };
+  },
+  release: releaseIsnet,
+};
+
+export default backgroundRemoval;
