@@ -26,6 +26,21 @@ export interface Config {
   engineChoice: Record<string, string | undefined>;
   replicateApiToken?: string;
   replicateApiBaseUrl: string;
+  /** Replicate model per operation, 'owner/name' or 'owner/name:version' (REPLICATE_MODEL_TEXT2IMG=...). */
+  replicateModels: Record<string, string | undefined>;
+  /** Generic input template per operation, JSON with $image/$image2/$mask/$params.x (REPLICATE_INPUT_DENOISING=...). */
+  replicateInputs: Record<string, string | undefined>;
+  /** First delay between prediction polls; later polls back off to 5x this. */
+  replicatePollMs: number;
+}
+
+/** Collects PREFIX_SOME_OPERATION=value into { 'some-operation': value }. */
+function perOperation(env: NodeJS.ProcessEnv, prefix: string): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (key.startsWith(prefix) && value) out[key.slice(prefix.length).toLowerCase().replace(/_/g, '-')] = value;
+  }
+  return out;
 }
 
 function int(name: string, fallback: number): number {
@@ -70,5 +85,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     engineChoice,
     replicateApiToken: env.REPLICATE_API_TOKEN || undefined,
     replicateApiBaseUrl: env.REPLICATE_API_BASE_URL || 'https://api.replicate.com',
+    replicateModels: perOperation(env, 'REPLICATE_MODEL_'),
+    replicateInputs: perOperation(env, 'REPLICATE_INPUT_'),
+    replicatePollMs: int('REPLICATE_POLL_MS', 1000),
   };
 }
