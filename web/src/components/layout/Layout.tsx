@@ -1,0 +1,46 @@
+import { Loader2 } from 'lucide-react';
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { Toaster } from '@/components/ui/toaster';
+import { Footer } from './Footer';
+import { Header } from './Header';
+
+/** SPEC §2: on each route change the page scrolls smoothly to the top. */
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    window.scrollTo({ top: 0, behavior: 'smooth' });
+  }, [pathname]);
+  return null;
+}
+
+export function PageFallback() {
+  return (
+    <div className="flex min-h-[50vh] items-center justify-center" role="status" aria-label="Loading">
+      <Loader2 className="h-6 w-6 animate-spin text-muted-foreground" aria-hidden />
+    </div>
+  );
+}
+
+/** The app shell: header, main area, footer and the global toast area. */
+export function Layout() {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <ScrollToTop />
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2"
+      >
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" className="flex-1">
+        <Suspense fallback={<PageFallback />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      <Toaster />
+    </div>
+  );
+}

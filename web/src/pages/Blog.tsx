@@ -1,0 +1,5 @@
+import { Page } from '@/components/layout/Page';
+
+export default function Blog() {
+  return <Page title="Blog" />;
+}

@@ -1,0 +1,5 @@
+import { Page } from '@/components/layout/Page';
+
+export default function Editor() {
+  return <Page title="Editor" />;
+}

@@ -1,0 +1,5 @@
+import { Page } from '@/components/layout/Page';
+
+export default function Dmca() {
+  return <Page title="Dmca" />;
+}
