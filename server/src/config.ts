@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { LIMITS } from '@ai-editor/core';
 
 /** Every setting of the server, read once from the environment, with the embedded defaults. */
@@ -32,6 +33,12 @@ export interface Config {
   replicateInputs: Record<string, string | undefined>;
   /** First delay between prediction polls; later polls back off to 5x this. */
   replicatePollMs: number;
+  /** Footer links; the code link must lead to this deployment's source (AGPL). */
+  socialLinks: { code: string; microblog: string; professional: string };
+  ads: { client?: string; slot?: string };
+  downloadsEnabled: boolean;
+  /** The web app's production build, served on the same origin. */
+  webDistDir: string;
 }
 
 /** Collects PREFIX_SOME_OPERATION=value into { 'some-operation': value }. */
@@ -43,8 +50,8 @@ function perOperation(env: NodeJS.ProcessEnv, prefix: string): Record<string, st
   return out;
 }
 
-function int(name: string, fallback: number): number {
-  const raw = process.env[name];
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isFinite(n)) throw new Error(`${name} must be a number, got "${raw}"`);
@@ -60,33 +67,37 @@ function defaultWorkerThreads(): number {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
-  const workerThreads = int('WORKER_THREADS', defaultWorkerThreads());
-  const engineChoice: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(env)) {
-    const m = /^ENGINE_([A-Z0-9_]+)$/.exec(key);
-    if (m?.[1]) engineChoice[m[1].toLowerCase().replace(/_/g, '-')] = value;
-  }
+  const workerThreads = int(env, 'WORKER_THREADS', defaultWorkerThreads());
+  const engineChoice = perOperation(env, 'ENGINE_');
   return {
-    port: int('PORT', 5000),
+    port: int(env, 'PORT', 5000),
     host: env.HOST ?? '0.0.0.0',
     dataDir,
     modelCacheDir: path.resolve(env.MODEL_CACHE_DIR ?? path.join(dataDir, 'models')),
     databaseUrl: env.DATABASE_URL || undefined,
-    maxUploadBytes: int('MAX_UPLOAD_BYTES', LIMITS.maxUploadBytes),
-    maxInputPixels: int('MAX_INPUT_PIXELS', LIMITS.maxInputPixels),
-    dailyUsesPerOperation: int('DAILY_USES_PER_OPERATION', LIMITS.dailyUsesPerOperation),
+    maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', LIMITS.maxUploadBytes),
+    maxInputPixels: int(env, 'MAX_INPUT_PIXELS', LIMITS.maxInputPixels),
+    dailyUsesPerOperation: int(env, 'DAILY_USES_PER_OPERATION', LIMITS.dailyUsesPerOperation),
     workerThreads,
-    inferenceThreads: int('INFERENCE_THREADS', Math.max(1, Math.floor(os.availableParallelism() / workerThreads))),
-    jobTimeoutMs: int('JOB_TIMEOUT_MS', 5 * 60_000),
-    modelIdleMs: int('MODEL_IDLE_MS', 10 * 60_000),
-    retentionHours: int('RETENTION_HOURS', LIMITS.retentionHours),
-    sweepIntervalMs: int('SWEEP_INTERVAL_MS', 10 * 60_000),
+    inferenceThreads: int(env, 'INFERENCE_THREADS', Math.max(1, Math.floor(os.availableParallelism() / workerThreads))),
+    jobTimeoutMs: int(env, 'JOB_TIMEOUT_MS', 5 * 60_000),
+    modelIdleMs: int(env, 'MODEL_IDLE_MS', 10 * 60_000),
+    retentionHours: int(env, 'RETENTION_HOURS', LIMITS.retentionHours),
+    sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 10 * 60_000),
     sessionSecret: env.SESSION_SECRET || undefined,
     engineChoice,
     replicateApiToken: env.REPLICATE_API_TOKEN || undefined,
     replicateApiBaseUrl: env.REPLICATE_API_BASE_URL || 'https://api.replicate.com',
     replicateModels: perOperation(env, 'REPLICATE_MODEL_'),
     replicateInputs: perOperation(env, 'REPLICATE_INPUT_'),
-    replicatePollMs: int('REPLICATE_POLL_MS', 1000),
+    replicatePollMs: int(env, 'REPLICATE_POLL_MS', 1000),
+    socialLinks: {
+      code: env.SOURCE_CODE_URL || 'https://github.com/ai-editor/ai-editor',
+      microblog: env.MICROBLOG_URL || 'https://x.com/aieditor',
+      professional: env.PROFESSIONAL_NETWORK_URL || 'https://www.linkedin.com/company/ai-editor',
+    },
+    ads: { client: env.AD_CLIENT || undefined, slot: env.AD_SLOT || undefined },
+    downloadsEnabled: env.DOWNLOADS_ENABLED !== 'false',
+    webDistDir: path.resolve(env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url))),
   };
 }

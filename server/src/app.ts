@@ -1,0 +1,134 @@
+import path from 'node:path';
+import { AppError, type OperationId } from '@ai-editor/core';
+import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { type DatabaseHandle, openDatabase } from './adapters/db.js';
+import { EnginePool } from './adapters/engine-pool.js';
+import { InProcessQueue, type JobQueue } from './adapters/queue.js';
+import { LocalStorage, type Storage } from './adapters/storage.js';
+import type { Config } from './config.js';
+import { createEngineRegistry, type RemoteEngineFactory } from './engines/registry.js';
+import { clientConfigRoutes } from './routes/client-config.js';
+import { healthRoutes } from './routes/health.js';
+import { imageRoutes } from './routes/images.js';
+import { errorSchema } from './routes/schemas.js';
+import { webRoutes } from './routes/web.js';
+import { JobService } from './services/jobs.js';
+import { sweepExpired } from './services/retention.js';
+import { registerSessions, sessionSecret } from './services/sessions.js';
+
+export interface AppOptions {
+  config: Config;
+  /** Tests register their own engine modules here (e.g. one that crashes); production never does. */
+  localEngineOverrides?: Partial<Record<OperationId, string>>;
+  replicate?: RemoteEngineFactory;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface App {
+  app: FastifyInstance;
+  jobs: JobService;
+  database: DatabaseHandle;
+  storage: Storage;
+  queue: JobQueue;
+  pool: EnginePool;
+  close(): Promise<void>;
+}
+
+/** Wires the adapters, services and routes of one API process on the embedded defaults. */
+export async function buildApp(opts: AppOptions): Promise<App> {
+  const { config } = opts;
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: true });
+  const database = await openDatabase(config);
+  const storage = new LocalStorage(path.join(config.dataDir, 'files'));
+  const registry = createEngineRegistry(config, {
+    replicate: opts.replicate,
+    localOverrides: opts.localEngineOverrides,
+  });
+  const jobs = new JobService({ db: database.db, storage, registry, config, log: app.log });
+  const pool = new EnginePool({
+    threads: config.workerThreads,
+    inferenceThreads: config.inferenceThreads,
+    idleMs: config.modelIdleMs,
+  });
+  // Remote engines only wait on the network, so the queue may run a few more jobs than there are threads.
+  const queue = new InProcessQueue((id) => jobs.process(id), config.workerThreads);
+  jobs.queue = queue;
+  jobs.pool = pool;
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'AI Editor API',
+        version: '1.0.0',
+        description: 'Upload a photo, pick an operation, get a PNG back.',
+      },
+    },
+  });
+  await app.register(fastifyCookie, { secret: sessionSecret(config.sessionSecret, config.dataDir) });
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: config.maxUploadBytes, files: 3, fields: 40, fieldSize: 64 * 1024, parts: 45 },
+  });
+  app.addSchema({ $id: 'Error', ...errorSchema });
+  registerSessions(app);
+  app.setErrorHandler(errorHandler);
+
+  imageRoutes(app, { jobs, storage, limits: config });
+  healthRoutes(app, { database, storage, queue, registry, pool });
+  clientConfigRoutes(app, config);
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await webRoutes(app, config.webDistDir);
+
+  const sweep = () =>
+    sweepExpired({ db: database.db, storage, log: app.log }, config.retentionHours).catch((err) =>
+      app.log.error({ err }, 'retention sweep failed'),
+    );
+  const sweepTimer = setInterval(sweep, config.sweepIntervalMs);
+  sweepTimer.unref();
+
+  await app.ready();
+  await jobs.resumePending();
+  void sweep();
+
+  return {
+    app,
+    jobs,
+    database,
+    storage,
+    queue,
+    pool,
+    async close() {
+      clearInterval(sweepTimer);
+      await app.close();
+      await queue.close();
+      await pool.close();
+      await database.close();
+    },
+  };
+}
+
+/** Every error leaves as `{ code, message }` from the catalogue, with its status. */
+function errorHandler(
+  this: FastifyInstance,
+  err: Error & { code?: string; statusCode?: number; validation?: unknown },
+  request: import('fastify').FastifyRequest,
+  reply: import('fastify').FastifyReply,
+) {
+  let appError: AppError;
+  if (err instanceof AppError) appError = err;
+  else if (err.code === 'FST_REQ_FILE_TOO_LARGE') appError = new AppError('FILE_TOO_LARGE');
+  else if (err.code === 'FST_FILES_LIMIT') appError = new AppError('TOO_MANY_FILES');
+  else if (err.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
+    appError = new AppError('BAD_REQUEST', { reason: 'Send the image as multipart/form-data' });
+  else if (err.validation) appError = new AppError('BAD_REQUEST', { reason: err.message });
+  else if (err.statusCode === 413) appError = new AppError('FILE_TOO_LARGE');
+  else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)
+    appError = new AppError('BAD_REQUEST', { reason: err.message });
+  else {
+    request.log.error({ err }, 'request failed');
+    appError = new AppError('INTERNAL');
+  }
+  reply.code(appError.status).send(appError.toBody());
+}

@@ -1,0 +1,35 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** One row per job: the spec's image record (SPEC §3) plus owner, parameters, file keys and timestamps. */
+export const images = pgTable(
+  'images',
+  {
+    id: serial('id').primaryKey(),
+    operation: text('operation').notNull(),
+    /** The spec's three values: pending, completed, failed. Finer stages live in metadata. */
+    status: text('status').notNull().default('pending'),
+    /** Guests own jobs through their session; signed-in users through their uid. */
+    ownerSession: text('owner_session').notNull(),
+    ownerUid: text('owner_uid'),
+    parameters: jsonb('parameters').$type<Record<string, unknown>>().notNull().default({}),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    /** Storage keys of the inputs (absent for prompt-only operations) and of the results, in order. */
+    originalKey: text('original_key'),
+    maskKey: text('mask_key'),
+    file2Key: text('file2_key'),
+    resultKeys: jsonb('result_keys').$type<string[]>().notNull().default([]),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** Set when the retention sweep deleted the files. */
+    purgedAt: timestamp('purged_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('images_status_idx').on(t.status),
+    index('images_created_idx').on(t.createdAt).where(sql`${t.purgedAt} is null`),
+  ],
+);
+
+export type ImageRow = typeof images.$inferSelect;

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { getOperation, OPERATIONS, type OperationId } from '@ai-editor/core';
+import type { Config } from '../config.js';
+import type { Engine } from './types.js';
+
+/**
+ * Which engine runs each operation on this deployment. A local engine is the file engines/local/<operation>.ts
+ * (run in a worker thread); a remote engine runs in this process. Tests may add their own local engine modules.
+ */
+export type EngineBinding =
+  | { operation: OperationId; kind: 'local'; module: string }
+  | { operation: OperationId; kind: 'remote'; name: string; engine: Engine }
+  | { operation: OperationId; kind: 'off'; reason: string };
+
+const LOCAL_DIR = new URL('./local/', import.meta.url);
+
+export function localEngineModule(operation: OperationId): string | undefined {
+  const file = new URL(`${operation}.ts`, LOCAL_DIR);
+  return fs.existsSync(fileURLToPath(file)) ? file.href : undefined;
+}
+
+export type RemoteEngineFactory = (operation: OperationId, config: Config) => Engine;
+
+export interface EngineRegistry {
+  binding(operation: OperationId): EngineBinding;
+  all(): EngineBinding[];
+}
+
+/**
+ * The default rule: local where a local engine exists; Replicate where it does not and a token is set; otherwise
+ * off. `ENGINE_<OPERATION>=local|replicate|off` overrides it per operation.
+ */
+export function createEngineRegistry(
+  config: Config,
+  opts: { replicate?: RemoteEngineFactory; localOverrides?: Partial<Record<OperationId, string>> } = {},
+): EngineRegistry {
+  const bindings = new Map<OperationId, EngineBinding>();
+  for (const op of OPERATIONS) {
+    const local = opts.localOverrides?.[op.id] ?? localEngineModule(op.id);
+    const choice = config.engineChoice[op.id] ?? (local ? 'local' : config.replicateApiToken ? 'replicate' : 'off');
+    bindings.set(op.id, bind(op.id, choice, local, config, opts.replicate));
+  }
+  return {
+    binding: (operation) => bindings.get(operation) as EngineBinding,
+    all: () => [...bindings.values()],
+  };
+}
+
+function bind(
+  operation: OperationId,
+  choice: string,
+  local: string | undefined,
+  config: Config,
+  replicate: RemoteEngineFactory | undefined,
+): EngineBinding {
+  const envName = `ENGINE_${operation.toUpperCase().replace(/-/g, '_')}`;
+  if (choice === 'local') {
+    if (local) return { operation, kind: 'local', module: local };
+    return {
+      operation,
+      kind: 'off',
+      reason: `No local engine exists for it; set REPLICATE_API_TOKEN to run it on Replicate.`,
+    };
+  }
+  if (choice === 'replicate') {
+    if (!config.replicateApiToken || !replicate) {
+      return { operation, kind: 'off', reason: `Set REPLICATE_API_TOKEN to run it on Replicate.` };
+    }
+    return { operation, kind: 'remote', name: 'replicate', engine: replicate(operation, config) };
+  }
+  if (choice === 'off') {
+    const how = local ? `Set ${envName}=local to enable it.` : 'Set REPLICATE_API_TOKEN to run it on Replicate.';
+    return {
+      operation,
+      kind: 'off',
+      reason: config.engineChoice[operation] === 'off' ? `It is switched off (${envName}=off).` : how,
+    };
+  }
+  throw new Error(`${envName} must be local, replicate or off, not "${choice}" (${getOperation(operation).name})`);
+}

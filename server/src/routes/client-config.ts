@@ -1,0 +1,23 @@
+import { LIMITS } from '@ai-editor/core';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+
+/** What the browser needs to know about this deployment, read at run time so one build serves any deployment. */
+export function clientConfigRoutes(app: FastifyInstance, config: Config) {
+  app.get(
+    '/api/config',
+    { schema: { summary: 'Settings the web app reads at start', tags: ['config'] } },
+    async () => ({
+      limits: {
+        ...LIMITS,
+        maxUploadBytes: config.maxUploadBytes,
+        maxInputPixels: config.maxInputPixels,
+        dailyUsesPerOperation: config.dailyUsesPerOperation,
+        retentionHours: config.retentionHours,
+      },
+      socialLinks: config.socialLinks,
+      ads: config.ads,
+      downloadsEnabled: config.downloadsEnabled,
+    }),
+  );
+}

@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { AppError, errorMessage, getOperation, type OperationId, type Params } from '@ai-editor/core';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../adapters/db.js';
+import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
+import type { JobQueue } from '../adapters/queue.js';
+import type { Storage } from '../adapters/storage.js';
+import type { Config } from '../config.js';
+import { type ImageRow, images } from '../db/schema.js';
+import type { EngineRegistry } from '../engines/registry.js';
+import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
+import type { CheckedFiles } from './uploads.js';
+
+/** Who is asking: every visitor has a session; signed-in visitors also have a uid. */
+export interface Owner {
+  sessionId: string;
+  uid?: string;
+}
+
+export function owns(owner: Owner, row: Pick<ImageRow, 'ownerSession' | 'ownerUid'>): boolean {
+  return row.ownerUid ? row.ownerUid === owner.uid : row.ownerSession === owner.sessionId;
+}
+
+/** A job that was running when its process died is tried again once, then failed with a clear reason. */
+const MAX_ATTEMPTS = 2;
+/** Progress is written to the database at most this often per job (stage changes always). */
+const PROGRESS_WRITE_MS = 250;
+
+export interface JobEvents {
+  completed: [row: ImageRow];
+  failed: [row: ImageRow];
+}
+
+export interface JobServiceDeps {
+  db: Database;
+  storage: Storage;
+  registry: EngineRegistry;
+  config: Config;
+  log: FastifyBaseLogger;
+}
+
+/** The job lifecycle: accept a submission, answer status, run the engine, record the one outcome. */
+export class JobService {
+  readonly events = new EventEmitter<JobEvents>();
+  queue?: JobQueue;
+  pool?: EnginePool;
+
+  constructor(private readonly deps: JobServiceDeps) {}
+
+  /** Refuses at once what cannot run here, so that nothing is uploaded for nothing (503 names the remedy). */
+  assertAvailable(operation: OperationId): void {
+    const binding = this.deps.registry.binding(operation);
+    if (binding.kind === 'off') {
+      throw new AppError('OPERATION_UNAVAILABLE', { name: getOperation(operation).name, enable: binding.reason });
+    }
+  }
+
+  /** Stores the inputs, then the row; if the row cannot be written the files are removed again. */
+  async submit(owner: Owner, operation: OperationId, params: Params, files: CheckedFiles): Promise<ImageRow> {
+    this.assertAvailable(operation);
+    const folder = `originals/${randomUUID()}`;
+    const keys: { originalKey?: string; maskKey?: string; file2Key?: string } = {};
+    const written: string[] = [];
+    try {
+      for (const [field, column] of [
+        ['file', 'originalKey'],
+        ['mask', 'maskKey'],
+        ['file2', 'file2Key'],
+      ] as const) {
+        const image = files[field];
+        if (!image) continue;
+        const key = `${folder}/${field}.${image.ext}`;
+        await this.deps.storage.put(key, image.bytes, image.mime);
+        written.push(key);
+        keys[column] = key;
+      }
+      const [row] = await this.deps.db
+        .insert(images)
+        .values({
+          operation,
+          ownerSession: owner.sessionId,
+          ownerUid: owner.uid ?? null,
+          parameters: params,
+          metadata: { stage: 'queued' },
+          ...keys,
+        })
+        .returning();
+      if (!row) throw new Error('insert returned no row');
+      await this.queue?.enqueue(row.id);
+      return row;
+    } catch (err) {
+      await Promise.all(written.map((k) => this.deps.storage.delete(k)));
+      throw err;
+    }
+  }
+
+  async find(id: number): Promise<ImageRow | undefined> {
+    const [row] = await this.deps.db.select().from(images).where(eq(images.id, id));
+    return row;
+  }
+
+  /** The job, if `owner` may see it; anyone else gets the same 404 as for a job that does not exist. */
+  async getOwned(id: number, owner: Owner): Promise<ImageRow> {
+    const row = Number.isSafeInteger(id) && id > 0 ? await this.find(id) : undefined;
+    if (!row || !owns(owner, row)) throw new AppError('NOT_FOUND');
+    return row;
+  }
+
+  async queuePosition(row: ImageRow): Promise<number | undefined> {
+    return row.status === 'pending' ? this.queue?.position(row.id) : undefined;
+  }
+
+  /** Runs one job to its single outcome. Safe to call twice: only a pending job runs, only once is it finished. */
+  async process(id: number): Promise<void> {
+    const row = await this.find(id);
+    if (!row || row.status !== 'pending') return;
+    if (row.attempts >= MAX_ATTEMPTS) {
+      await this.fail(id, errorMessage('INTERRUPTED'));
+      return;
+    }
+    await this.deps.db
+      .update(images)
+      .set({
+        attempts: sql`${images.attempts} + 1`,
+        metadata: sql`${images.metadata} || ${JSON.stringify({ stage: 'starting', startedAt: new Date().toISOString() })}::jsonb`,
+        updatedAt: new Date(),
+      })
+      .where(eq(images.id, id));
+    try {
+      const output = await this.runEngine(row);
+      const keys = output.images.map((_, i) => `results/${row.id}/${i}.png`);
+      await Promise.all(output.images.map((png, i) => this.deps.storage.put(keys[i] as string, png, 'image/png')));
+      await this.complete(id, keys, output.metadata ?? {});
+    } catch (err) {
+      await this.fail(id, this.failureMessage(err, row));
+    }
+  }
+
+  private failureMessage(err: unknown, row: ImageRow): string {
+    if (err instanceof EngineFailure) {
+      if (err.reason === 'timeout') return errorMessage('PROCESSING_TIMED_OUT');
+      if (err.reason === 'crashed') {
+        this.deps.log.error({ job: row.id, err: err.message }, 'worker thread crashed');
+        return errorMessage('WORKER_CRASHED');
+      }
+      return err.message;
+    }
+    if (err instanceof AppError) return err.message;
+    // Anything else (storage, database) is logged, not shown.
+    this.deps.log.error({ job: row.id, err }, 'job failed');
+    return errorMessage('UNKNOWN_ERROR');
+  }
+
+  private async runEngine(row: ImageRow): Promise<EngineOutput> {
+    const operation = row.operation as OperationId;
+    const binding = this.deps.registry.binding(operation);
+    const input: EngineInput = {
+      operation,
+      params: row.parameters as Params,
+      image: row.originalKey ? await this.deps.storage.get(row.originalKey) : undefined,
+      mask: row.maskKey ? await this.deps.storage.get(row.maskKey) : undefined,
+      image2: row.file2Key ? await this.deps.storage.get(row.file2Key) : undefined,
+    };
+    const onProgress = this.progressWriter(row.id);
+    const timeoutMs = this.deps.config.jobTimeoutMs;
+    if (binding.kind === 'local') {
+      if (!this.pool) throw new Error('This process runs no engines');
+      return this.pool.run(binding.module, input, { onProgress, timeoutMs });
+    }
+    if (binding.kind === 'remote') {
+      const abort = new AbortController();
+      const timer = setTimeout(() => abort.abort(), timeoutMs);
+      try {
+        return await binding.engine.run(input, { progress: onProgress, threads: 1, signal: abort.signal });
+      } catch (err) {
+        if (abort.signal.aborted) throw new EngineFailure('timeout', 'timeout');
+        // Remote engines word their errors for the visitor (and log what must not be shown).
+        throw new EngineFailure(err instanceof Error ? err.message : String(err), 'engine');
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    throw new AppError('OPERATION_UNAVAILABLE', { name: getOperation(operation).name, enable: binding.reason });
+  }
+
+  /** Coalesces progress reports into at most one database write per interval (and one per stage change). */
+  private progressWriter(id: number): (p: Progress) => void {
+    let last = 0;
+    let lastStage = '';
+    let pending: Progress | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const write = () => {
+      timer = undefined;
+      const p = pending;
+      pending = undefined;
+      if (!p) return;
+      last = Date.now();
+      lastStage = p.stage;
+      const patch = { stage: p.stage, percent: p.percent ?? null };
+      this.deps.db
+        .update(images)
+        .set({ metadata: sql`${images.metadata} || ${JSON.stringify(patch)}::jsonb`, updatedAt: new Date() })
+        .where(and(eq(images.id, id), eq(images.status, 'pending')))
+        .catch((err) => this.deps.log.warn({ job: id, err }, 'progress write failed'));
+    };
+    return (p) => {
+      pending = p;
+      const due = p.stage !== lastStage ? 0 : Math.max(0, last + PROGRESS_WRITE_MS - Date.now());
+      if (due === 0) {
+        clearTimeout(timer);
+        write();
+      } else timer ??= setTimeout(write, due);
+    };
+  }
+
+  private async complete(id: number, resultKeys: string[], engineMetadata: Record<string, unknown>): Promise<void> {
+    const patch = { ...engineMetadata, stage: 'done', percent: 100 };
+    const [row] = await this.deps.db
+      .update(images)
+      .set({
+        status: 'completed',
+        resultKeys,
+        metadata: sql`${images.metadata} || ${JSON.stringify(patch)}::jsonb`,
+        completedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(images.id, id), eq(images.status, 'pending')))
+      .returning();
+    if (row) this.events.emit('completed', row);
+  }
+
+  async fail(id: number, message: string): Promise<void> {
+    const patch = { stage: 'failed', error: message };
+    const [row] = await this.deps.db
+      .update(images)
+      .set({
+        status: 'failed',
+        metadata: sql`${images.metadata} || ${JSON.stringify(patch)}::jsonb`,
+        completedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(images.id, id), eq(images.status, 'pending')))
+      .returning();
+    if (row) this.events.emit('failed', row);
+  }
+
+  /** Jobs left pending when the process stopped go back in the queue, oldest first. */
+  async resumePending(): Promise<number> {
+    const rows = await this.deps.db
+      .select({ id: images.id })
+      .from(images)
+      .where(eq(images.status, 'pending'))
+      .orderBy(asc(images.id));
+    for (const { id } of rows) await this.queue?.enqueue(id);
+    return rows.length;
+  }
+}

@@ -1,0 +1,90 @@
+import { AppError, fileFields, isAcceptedMime, type Operation } from '@ai-editor/core';
+import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
+
+export interface UploadedFile {
+  field: string;
+  bytes: Buffer;
+}
+
+export interface CheckedImage {
+  bytes: Buffer;
+  mime: string;
+  ext: string;
+  width: number;
+  height: number;
+}
+
+export interface UploadLimits {
+  maxUploadBytes: number;
+  maxInputPixels: number;
+}
+
+/**
+ * Checks one uploaded image: size, type decided from its bytes (never from its name or the client's MIME type),
+ * a pixel limit read from the header before decoding (decompression bombs), and a full decode that refuses
+ * truncated or corrupt files.
+ */
+export async function checkImage(bytes: Buffer, limits: UploadLimits): Promise<CheckedImage> {
+  if (bytes.length === 0) throw new AppError('FILE_REQUIRED');
+  if (bytes.length > limits.maxUploadBytes) throw new AppError('FILE_TOO_LARGE');
+  const type = await fileTypeFromBuffer(bytes);
+  if (!type || !isAcceptedMime(type.mime)) throw new AppError('INVALID_FILE_TYPE');
+  let width: number;
+  let height: number;
+  try {
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    width = meta.autoOrient?.width ?? meta.width;
+    height = meta.autoOrient?.height ?? meta.height;
+  } catch {
+    throw new AppError('IMAGE_UNREADABLE');
+  }
+  if (width * height > limits.maxInputPixels) {
+    throw new AppError('IMAGE_TOO_MANY_PIXELS', { megapixels: Math.floor(limits.maxInputPixels / 1e6) });
+  }
+  try {
+    await sharp(bytes, { failOn: 'truncated', limitInputPixels: limits.maxInputPixels }).stats();
+  } catch {
+    throw new AppError('IMAGE_UNREADABLE');
+  }
+  return { bytes, mime: type.mime, ext: type.ext, width, height };
+}
+
+export interface CheckedFiles {
+  file?: CheckedImage;
+  mask?: CheckedImage;
+  file2?: CheckedImage;
+}
+
+/** Checks that exactly the operation's file fields arrived, once each, and that each is a sound image. */
+export async function checkFiles(op: Operation, files: UploadedFile[], limits: UploadLimits): Promise<CheckedFiles> {
+  const allowed = fileFields(op);
+  const seen = new Set<string>();
+  for (const f of files) {
+    if (seen.has(f.field)) throw new AppError('TOO_MANY_FILES');
+    seen.add(f.field);
+    if (!allowed.some((a) => a.name === f.field)) {
+      throw f.field === 'file'
+        ? new AppError('BAD_REQUEST', { reason: `${op.name} takes a prompt, not an image` })
+        : new AppError('UNEXPECTED_FILE', { field: f.field });
+    }
+  }
+  const checked: CheckedFiles = {};
+  for (const { name, required } of allowed) {
+    const upload = files.find((f) => f.field === name);
+    if (!upload) {
+      if (required)
+        throw name === 'mask'
+          ? new AppError('BAD_REQUEST', { reason: 'Please paint the area to change (the mask is missing)' })
+          : new AppError('FILE_REQUIRED');
+      continue;
+    }
+    checked[name] = await checkImage(upload.bytes, limits);
+  }
+  if (checked.file && checked.mask) {
+    const photoRatio = checked.file.width / checked.file.height;
+    const maskRatio = checked.mask.width / checked.mask.height;
+    if (Math.abs(photoRatio - maskRatio) / photoRatio > 0.02) throw new AppError('MASK_SIZE_MISMATCH');
+  }
+  return checked;
+}
