@@ -33,3 +33,13 @@ export const images = pgTable(
 );
 
 export type ImageRow = typeof images.$inferSelect;
+
+/** Messages sent through the contact page. */
+export const contactMessages = pgTable('contact_messages', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  message: text('message').notNull(),
+  clientIp: text('client_ip'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
