@@ -78,6 +78,8 @@ export interface Standin {
   requests: RecordedRequest[];
   /** Scripts for the next predictions, used in order; afterwards the default script applies. */
   script(...s: Script[]): void;
+  /** Forgets recorded requests and unused scripts (between tests). */
+  reset(): void;
   predictions: Map<string, PredictionState>;
   /** Uploaded inputs still held (deleted ones are gone). */
   files: Map<string, { data: Buffer; type: string }>;
@@ -328,6 +330,10 @@ export async function startStandin(opts: { token: string; schemas?: SchemaFile[]
     url: base,
     requests,
     script: (...s) => queue.push(...s),
+    reset: () => {
+      requests.length = 0;
+      queue.length = 0;
+    },
     predictions,
     files,
     outputs,

@@ -39,7 +39,8 @@ export const STYLE_STRENGTH_RANGE = { min: 15, max: 50 } as const;
 /** Maps the 1–100 slider linearly onto 15–50 (1 → 15, 35 → 27, 100 → 50), one decimal, never out of range. */
 export function styleStrengthRatio(slider: number): number {
   const { min, max } = STYLE_STRENGTH_RANGE;
-  const t = (Math.min(100, Math.max(1, slider)) - 1) / 99;
+  const s = Number.isFinite(slider) ? Math.min(100, Math.max(1, slider)) : 1;
+  const t = (s - 1) / 99;
   return Math.min(max, Math.max(min, Math.round((min + t * (max - min)) * 10) / 10));
 }
 
