@@ -1,0 +1,38 @@
+import { denoise } from '../shared/denoise.js';
+import { decode, encodePng } from '../shared/image.js';
+import type { Engine } from '../types.js';
+
+/**
+ * Denoising: non-local means on luminance and half-size chroma (shared/denoise.ts). The noise level is estimated
+ * from the photo; the strength slider (1-100, 50 = the estimate) scales the level the filter assumes.
+ */
+const denoising: Engine = {
+  async run(input, ctx) {
+    if (!input.image) throw new Error('Denoising needs a photo');
+    ctx.progress({ stage: 'Reading the photo', percent: 2 });
+    const photo = await decode(input.image);
+    const strength = Number(input.params.strength ?? 50) / 50;
+    const result = denoise(photo, {
+      strength,
+      onProgress: (fraction) => ctx.progress({ stage: 'Denoising', percent: Math.round(5 + 90 * fraction) }),
+    });
+    ctx.progress({ stage: 'Encoding', percent: 96 });
+    const png = await encodePng(result.image);
+    return {
+      images: [png],
+      metadata: {
+        method: 'non-local means (luminance full size, chroma half size)',
+        estimatedNoiseSigma: round(result.sigma),
+        assumedNoiseSigma: round(result.sigmaUsed),
+        patchSize: 2 * result.patchRadius + 1,
+        searchWindow: 2 * result.searchRadius + 1,
+      },
+    };
+  },
+};
+
+function round(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+
+export default denoising;
