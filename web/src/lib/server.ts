@@ -14,6 +14,8 @@ export interface ServerConfig {
 
 export interface EngineHealth {
   operation: string;
+  /** The operation's display name. */
+  name?: string;
   engine: 'local' | 'replicate' | null;
   available: boolean;
   loaded?: boolean;

@@ -1,5 +1,91 @@
+import { getOperation } from '@ai-editor/core';
+import { ArrowRight, Clock, FileScan, GraduationCap, NotebookPen } from 'lucide-react';
+import { Link } from 'react-router';
 import { Page } from '@/components/layout/Page';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+
+const AVAILABLE = (['face-enhancement', 'text2img', 'super-resolution'] as const).map((id) => getOperation(id));
+
+const COMING_SOON = [
+  {
+    name: 'Document Scanner & OCR',
+    description: 'Straighten photos of documents and turn them into searchable text.',
+    Icon: FileScan,
+  },
+  {
+    name: 'AI Teacher',
+    description: 'Step-by-step explanations and practice questions on any topic.',
+    Icon: GraduationCap,
+  },
+  {
+    name: 'Project Report Creator',
+    description: 'Draft structured project reports from your notes and images.',
+    Icon: NotebookPen,
+  },
+];
 
 export default function AiApps() {
-  return <Page title="AiApps" />;
+  return (
+    <Page title="AI Apps" lead="Ready-to-use AI apps, free during the beta." wide>
+      <section aria-labelledby="available-heading">
+        <h2 id="available-heading" className="mb-4 text-2xl font-semibold">
+          Available apps
+        </h2>
+        <ul className="grid gap-6 md:grid-cols-3">
+          {AVAILABLE.map((op) => (
+            <li key={op.id}>
+              <Card className="flex h-full flex-col">
+                <CardHeader>
+                  <CardTitle>{op.name}</CardTitle>
+                  <CardDescription>{op.description}</CardDescription>
+                </CardHeader>
+                <CardFooter className="mt-auto">
+                  <Button asChild>
+                    <Link to={op.route}>
+                      Open {op.name} <ArrowRight aria-hidden />
+                    </Link>
+                  </Button>
+                </CardFooter>
+              </Card>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-6 text-muted-foreground">
+          Looking for more? Every image tool is listed on the{' '}
+          <Link to="/" className="text-primary underline">
+            home page
+          </Link>
+          , and the{' '}
+          <Link to="/editor" className="text-primary underline">
+            editor
+          </Link>{' '}
+          suggests tools for the photo you drop on it.
+        </p>
+      </section>
+      <section aria-labelledby="soon-heading" className="mt-12">
+        <h2 id="soon-heading" className="mb-4 text-2xl font-semibold">
+          Coming soon
+        </h2>
+        <ul className="grid gap-6 md:grid-cols-3">
+          {COMING_SOON.map(({ name, description, Icon }) => (
+            <li key={name}>
+              <Card className="h-full border-dashed">
+                <CardHeader>
+                  <Icon className="h-8 w-8 text-primary" aria-hidden />
+                  <CardTitle>{name}</CardTitle>
+                  <CardDescription>{description}</CardDescription>
+                </CardHeader>
+                <CardContent>
+                  <span className="inline-flex items-center gap-1 rounded-full bg-muted px-2 py-0.5 text-xs font-medium text-muted-foreground">
+                    <Clock className="h-3 w-3" aria-hidden /> Coming soon
+                  </span>
+                </CardContent>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </Page>
+  );
 }

@@ -1,5 +1,158 @@
+import { useQuery } from '@tanstack/react-query';
 import { Page } from '@/components/layout/Page';
+import { Skeleton } from '@/components/ui/skeleton';
 
+type Json = Record<string, unknown>;
+interface OpenApiOperation {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: Json }[];
+  requestBody?: { content?: Record<string, { schema?: Json }> };
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Json }> }>;
+}
+interface OpenApiDoc {
+  info?: { title?: string; version?: string; description?: string };
+  paths?: Record<string, Record<string, OpenApiOperation>>;
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const METHOD_COLOURS: Record<string, string> = {
+  get: 'bg-emerald-700 text-white',
+  post: 'bg-blue-700 text-white',
+  put: 'bg-amber-700 text-white',
+  patch: 'bg-amber-700 text-white',
+  delete: 'bg-red-700 text-white',
+};
+
+/** A compact, readable type for a JSON schema: `{ id: integer, status: "pending" | … }`. */
+export function schemaSummary(schema: Json | undefined, depth = 0): string {
+  if (!schema) return 'any';
+  if (typeof schema.$ref === 'string') return schema.$ref.split('/').pop() ?? 'object';
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    if (Array.isArray(schema[key])) return (schema[key] as Json[]).map((s) => schemaSummary(s, depth)).join(' | ');
+  }
+  if (schema.type === 'array') return `${schemaSummary(schema.items as Json | undefined, depth)}[]`;
+  if (schema.type === 'object' || schema.properties) {
+    const props = (schema.properties ?? {}) as Record<string, Json>;
+    const names = Object.keys(props);
+    if (names.length === 0) return 'object';
+    if (depth >= 2) return '{ … }';
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    return `{ ${names.map((n) => `${n}${required.has(n) ? '' : '?'}: ${schemaSummary(props[n], depth + 1)}`).join(', ')} }`;
+  }
+  return Array.isArray(schema.type) ? schema.type.join(' | ') : String(schema.type ?? 'any');
+}
+
+function Endpoint({ method, path, op }: { method: string; path: string; op: OpenApiOperation }) {
+  const body = op.requestBody?.content;
+  return (
+    <article className="rounded-lg border p-4" data-testid="endpoint">
+      <h3 className="flex flex-wrap items-center gap-3 font-mono text-sm">
+        <span className={`rounded px-2 py-0.5 text-xs font-bold uppercase ${METHOD_COLOURS[method] ?? 'bg-muted'}`}>
+          {method}
+        </span>
+        <span className="break-all font-semibold">{path}</span>
+      </h3>
+      {op.summary && <p className="mt-2 font-medium">{op.summary}</p>}
+      {op.description && <p className="mt-1 text-sm text-muted-foreground">{op.description}</p>}
+      {op.parameters && op.parameters.length > 0 && (
+        <div className="mt-3">
+          <h4 className="text-sm font-semibold">Parameters</h4>
+          <ul className="mt-1 space-y-1 text-sm">
+            {op.parameters.map((p) => (
+              <li key={`${p.in}-${p.name}`}>
+                <code>{p.name}</code>{' '}
+                <span className="text-muted-foreground">
+                  ({p.in}
+                  {p.required ? ', required' : ''})
+                </span>
+                : <code>{schemaSummary(p.schema)}</code> {p.description}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {body && (
+        <div className="mt-3">
+          <h4 className="text-sm font-semibold">Request body</h4>
+          {Object.entries(body).map(([type, { schema }]) => (
+            <p key={type} className="mt-1 text-sm">
+              <span className="text-muted-foreground">{type}</span>{' '}
+              <code className="break-all">{schemaSummary(schema)}</code>
+            </p>
+          ))}
+        </div>
+      )}
+      {op.responses && (
+        <div className="mt-3">
+          <h4 className="text-sm font-semibold">Responses</h4>
+          <ul className="mt-1 space-y-1 text-sm">
+            {Object.entries(op.responses).map(([status, r]) => {
+              const schema = Object.values(r.content ?? {})[0]?.schema;
+              return (
+                <li key={status}>
+                  <code>{status}</code> {r.description}
+                  {schema && (
+                    <>
+                      {' '}
+                      <code className="break-all">{schemaSummary(schema)}</code>
+                    </>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      )}
+    </article>
+  );
+}
+
+/** The API reference, rendered from the server's OpenAPI document (generated from its route schemas). */
 export default function ApiDocs() {
-  return <Page title="ApiDocs" />;
+  const { data, isPending, isError } = useQuery<OpenApiDoc>({ queryKey: ['/api/openapi.json'] });
+  const endpoints = Object.entries(data?.paths ?? {}).flatMap(([path, item]) =>
+    METHODS.filter((m) => item[m]).map((m) => ({ method: m, path, op: item[m] as OpenApiOperation })),
+  );
+  const groups = new Map<string, typeof endpoints>();
+  for (const e of endpoints) {
+    const tag = e.op.tags?.[0] ?? 'other';
+    groups.set(tag, [...(groups.get(tag) ?? []), e]);
+  }
+  return (
+    <Page
+      title="API Reference"
+      lead="The HTTP API behind AI Editor: upload an image, pick an operation, get a PNG back."
+      wide
+    >
+      <p className="mb-6 text-muted-foreground">
+        Requests carry your session cookie, or a Firebase ID token as <code>Authorization: Bearer &lt;token&gt;</code>.
+        Errors answer <code>{'{ code, message }'}</code>. The machine-readable document is at{' '}
+        <a href="/api/openapi.json" className="text-primary underline">
+          /api/openapi.json
+        </a>
+        {data?.info?.version ? ` (version ${data.info.version})` : ''}.
+      </p>
+      {isPending && <Skeleton className="h-40 w-full" />}
+      {isError && (
+        <p role="alert" className="rounded-md border border-destructive p-4">
+          The API description could not be loaded. Please try again later.
+        </p>
+      )}
+      {[...groups].map(([tag, list]) => (
+        <section key={tag} className="mb-8" aria-labelledby={`tag-${tag}`}>
+          <h2 id={`tag-${tag}`} className="mb-3 text-2xl font-semibold capitalize">
+            {tag}
+          </h2>
+          <div className="space-y-4">
+            {list.map((e) => (
+              <Endpoint key={`${e.method} ${e.path}`} {...e} />
+            ))}
+          </div>
+        </section>
+      ))}
+    </Page>
+  );
 }

@@ -1,5 +1,19 @@
-import { Page } from '@/components/layout/Page';
+import { ArrowLeft } from 'lucide-react';
+import { Link, useParams } from 'react-router';
+import { Page, Prose } from '@/components/layout/Page';
+import NotFound from '@/pages/NotFound';
+import { ARTICLES } from './articles';
 
 export default function DocArticle() {
-  return <Page title="DocArticle" />;
+  const { slug } = useParams();
+  const article = ARTICLES.find((a) => a.slug === slug);
+  if (!article) return <NotFound />;
+  return (
+    <Page title={article.title} lead={article.summary}>
+      <Prose>{article.body()}</Prose>
+      <Link to="/docs" className="mt-10 inline-flex items-center gap-1 text-primary hover:underline">
+        <ArrowLeft className="h-4 w-4" aria-hidden /> All documentation
+      </Link>
+    </Page>
+  );
 }
