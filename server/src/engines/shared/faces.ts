@@ -64,8 +64,9 @@ async function createHuman(): Promise<Human> {
   const entry = path.join(path.dirname(require.resolve('@vladmandic/human')), 'human.node-wasm.js');
   const { Human: HumanClass } = require(entry) as { Human: new (config: Partial<Config>) => Human };
   if (!routerRegistered) {
-    tf.io.registerLoadRouter((url) =>
-      typeof url === 'string' && url.startsWith('file://') ? (fileLoader(url) as never) : null,
+    // A router answers null for URLs it does not handle (tfjs's typings say otherwise).
+    tf.io.registerLoadRouter(
+      (url) => (typeof url === 'string' && url.startsWith('file://') ? fileLoader(url) : null) as never,
     );
     routerRegistered = true;
   }
@@ -134,7 +135,7 @@ export async function detectFaces(img: RawImage): Promise<Face[]> {
     const result = await h.detect(input);
     if (result.error) throw new Error(`Face detection failed: ${result.error}`);
     return result.face.map((f) => {
-      const pt = (p: number[]): Point => [p[0] as number, p[1] as number];
+      const pt = (p: readonly (number | undefined)[]): Point => [p[0] as number, p[1] as number];
       const hasMesh = f.mesh.length >= 468;
       return {
         box: f.box.map((v) => Math.round(v)) as Face['box'],
