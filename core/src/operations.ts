@@ -463,11 +463,26 @@ export const OPERATIONS: readonly Operation[] = [
     description: 'Separate the subject from the background and get its mask.',
     route: '/features/segmentation',
     input: 'photo',
-    status: 'coming-soon',
+    status: 'working',
     guestAccess: false,
-    params: [],
+    params: [
+      {
+        kind: 'select',
+        name: 'subject',
+        label: 'Subject',
+        help: 'Automatic picks the people in the photo when there are any, otherwise its main object.',
+        default: 'auto',
+        options: [
+          { value: 'auto', label: 'Automatic' },
+          { value: 'person', label: 'People' },
+          { value: 'object', label: 'Main object' },
+        ],
+      },
+    ],
     whyChoose: ['People and objects', 'Overlay and mask outputs', 'Clean edges', 'PNG output'],
-    tutorial: uploadTutorial('Nothing to set: the subject is found automatically.'),
+    tutorial: uploadTutorial(
+      'Choose the subject, or leave it on Automatic: people when there are any, otherwise the main object.',
+    ),
   },
   {
     id: 'face-swap',

@@ -1,0 +1,137 @@
+import sharp from 'sharp';
+import { decode, encodePng, type RawImage } from '../shared/image.js';
+import { releaseIsnet, salientMask } from '../shared/isnet.js';
+import { personMatte, releasePersonSeg } from '../shared/person-seg.js';
+import type { Engine } from '../types.js';
+
+/**
+ * Segmentation: separates the subject from the background.
+ *
+ * - `subject: 'person'`: the people in the photo (Robust Video Matting's alpha matte).
+ * - `subject: 'object'`: the most salient object (ISNet, the background-removal model), people included.
+ * - `subject: 'auto'` (default): people when the person matte finds any, otherwise the salient object.
+ *
+ * Output: images[0] is an overlay (the photo with the background dimmed and the subject outlined), images[1] the
+ * mask itself (greyscale PNG, white = subject, soft edges), so both can be viewed and downloaded.
+ */
+
+/** A person matte covering less than this share of the frame is noise, not a person. */
+const MIN_PERSON_SHARE = 0.01;
+/** The background keeps this share of its brightness in the overlay. */
+const DIM = 0.3;
+const OUTLINE: readonly [number, number, number] = [56, 189, 248];
+
+type Subject = 'auto' | 'person' | 'object';
+
+function share(mask: Buffer): number {
+  let n = 0;
+  for (const v of mask) if (v >= 128) n++;
+  return mask.length ? n / mask.length : 0;
+}
+
+/** The subject's bounding box (mask >= 128), or null when the mask is empty. */
+function box(mask: Buffer, width: number, height: number) {
+  let x0 = width;
+  let y0 = height;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if ((mask[y * width + x] as number) < 128) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  }
+  return x1 < 0 ? null : { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+}
+
+/** Pixels on the mask's boundary: inside, with an outside pixel within `r` (a square neighbourhood). */
+function outline(mask: Buffer, width: number, height: number, r: number): Uint8Array {
+  const inside = (x: number, y: number) => (mask[y * width + x] as number) >= 128;
+  const edge = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (!inside(x, y)) continue;
+      search: for (let dy = -r; dy <= r; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= height) continue;
+        for (let dx = -r; dx <= r; dx++) {
+          const xx = x + dx;
+          if (xx >= 0 && xx < width && !inside(xx, yy)) {
+            edge[y * width + x] = 1;
+            break search;
+          }
+        }
+      }
+    }
+  }
+  return edge;
+}
+
+function overlay(photo: RawImage, mask: Buffer): RawImage {
+  const { width, height, channels } = photo;
+  const edge = outline(mask, width, height, Math.max(1, Math.round(Math.min(width, height) / 400)));
+  const out = Buffer.alloc(width * height * 3);
+  for (let i = 0, n = width * height; i < n; i++) {
+    const a = (mask[i] as number) / 255;
+    const k = a + (1 - a) * DIM;
+    for (let c = 0; c < 3; c++) {
+      const v = (photo.data[i * channels + (channels >= 3 ? c : 0)] as number) * k;
+      out[i * 3 + c] = edge[i] ? Math.round(0.15 * v + 0.85 * (OUTLINE[c] as number)) : Math.round(v);
+    }
+  }
+  return { data: out, width, height, channels: 3 };
+}
+
+const imageSegmentation: Engine = {
+  async run(input, ctx) {
+    if (!input.image) throw new Error('Segmentation needs a photo');
+    const wanted = (input.params.subject ?? 'auto') as Subject;
+    const photo = await decode(input.image);
+
+    let mask: Buffer | undefined;
+    let subject: 'person' | 'object' = 'object';
+    let note: string | undefined;
+    if (wanted !== 'object') {
+      ctx.progress({ stage: 'Looking for people', percent: 10 });
+      const people = await personMatte(photo);
+      if (wanted === 'person' || share(people) >= MIN_PERSON_SHARE) {
+        mask = people;
+        subject = 'person';
+        if (share(people) < MIN_PERSON_SHARE) note = 'No person was found in this photo.';
+      }
+    }
+    if (!mask) {
+      ctx.progress({ stage: 'Finding the main subject', percent: 40 });
+      mask = await salientMask(photo, ctx.threads);
+    }
+
+    ctx.progress({ stage: 'Drawing the overlay', percent: 90 });
+    const [overlayPng, maskPng] = await Promise.all([
+      encodePng(overlay(photo, mask)),
+      // A one-channel greyscale PNG (sharp would otherwise write raw single-channel input as RGB).
+      sharp(mask, { raw: { width: photo.width, height: photo.height, channels: 1 } })
+        .toColourspace('b-w')
+        .png()
+        .toBuffer(),
+    ]);
+    return {
+      images: [overlayPng, maskPng],
+      metadata: {
+        subject,
+        model: subject === 'person' ? 'Robust Video Matting' : 'ISNet',
+        coverage: Math.round(share(mask) * 1000) / 1000,
+        box: box(mask, photo.width, photo.height),
+        outputs: ['overlay', 'mask'],
+        ...(note ? { note } : {}),
+      },
+    };
+  },
+  async release() {
+    await Promise.all([releaseIsnet(), releasePersonSeg()]);
+  },
+};
+
+export default imageSegmentation;
