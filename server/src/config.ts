@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LIMITS } from '@ai-editor/core';
+import { loadScaleOutConfig, type ScaleOutConfig } from './config-scale-out.js';
 
 /** Every setting of the server, read once from the environment, with the embedded defaults. */
 export interface Config {
@@ -39,6 +40,8 @@ export interface Config {
   downloadsEnabled: boolean;
   /** The web app's production build, served on the same origin. */
   webDistDir: string;
+  /** Redis queue, worker processes and S3 bucket (config-scale-out.ts); all unset on the embedded defaults. */
+  scaleOut: ScaleOutConfig;
 }
 
 /** Collects PREFIX_SOME_OPERATION=value into { 'some-operation': value }. */
@@ -99,5 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ads: { client: env.AD_CLIENT || undefined, slot: env.AD_SLOT || undefined },
     downloadsEnabled: env.DOWNLOADS_ENABLED !== 'false',
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url))),
+    scaleOut: loadScaleOutConfig(env, { workerThreads }),
   };
 }

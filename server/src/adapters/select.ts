@@ -1,0 +1,76 @@
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import { images } from '../db/schema.js';
+import type { JobService } from '../services/jobs.js';
+import { BullmqQueue, startBullmqWorker } from './bullmq-queue.js';
+import type { Database } from './db.js';
+import { EnginePool } from './engine-pool.js';
+import { InProcessQueue, type JobQueue } from './queue.js';
+import { S3Storage } from './s3-storage.js';
+import { LocalStorage, type Storage } from './storage.js';
+
+/** S3 when `S3_BUCKET` is set, else files under the data directory (the embedded default). */
+export function selectStorage(config: Config): Storage {
+  const s3 = config.scaleOut.s3;
+  return s3 ? new S3Storage(s3) : new LocalStorage(path.join(config.dataDir, 'files'));
+}
+
+export function createEnginePool(config: Config): EnginePool {
+  return new EnginePool({
+    threads: config.workerThreads,
+    inferenceThreads: config.inferenceThreads,
+    idleMs: config.modelIdleMs,
+  });
+}
+
+/** Names a worker in BullMQ's `processedBy`, so monitoring (and tests) can tell which process holds a job. */
+export const workerName = () => `${os.hostname()}-${process.pid}`;
+
+/** The operation of an image, which names its queue entry. */
+export const operationLookup = (db: Database) => async (imageId: number) => {
+  const [row] = await db.select({ operation: images.operation }).from(images).where(eq(images.id, imageId));
+  return row?.operation;
+};
+
+export interface QueueSelection {
+  queue: JobQueue;
+  /** Present when this process runs engines. */
+  pool?: EnginePool;
+}
+
+/**
+ * The embedded default: an in-process queue feeding this process's worker-thread pool. With `REDIS_URL`: the
+ * BullMQ queue, and engines only where `RUN_ENGINES=true` (worker processes run them otherwise; see worker/main.ts).
+ * Closing the queue drains the jobs this process is running before the pool closes.
+ */
+export function selectQueue(
+  config: Config,
+  deps: { jobs: JobService; db: Database; log: FastifyBaseLogger },
+): QueueSelection {
+  const { redisUrl, queuePrefix, runEngines } = config.scaleOut;
+  if (!redisUrl && !runEngines) throw new Error('RUN_ENGINES=false needs REDIS_URL: worker processes run the jobs');
+  const pool = runEngines ? createEnginePool(config) : undefined;
+  if (!redisUrl) {
+    // Remote engines only wait on the network, so the queue may run a few more jobs than there are threads.
+    return { queue: new InProcessQueue((id) => deps.jobs.process(id), config.workerThreads), pool };
+  }
+  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, operationLookup(deps.db));
+  if (pool) {
+    queue.worker = startBullmqWorker(
+      {
+        redisUrl,
+        prefix: queuePrefix,
+        concurrency: config.scaleOut.workerConcurrency,
+        lockMs: config.scaleOut.workerLockMs,
+        stalledIntervalMs: config.scaleOut.stalledIntervalMs,
+        log: deps.log,
+        name: workerName(),
+      },
+      (id) => deps.jobs.process(id),
+    );
+  }
+  return { queue, pool };
+}

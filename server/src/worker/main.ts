@@ -1,0 +1,20 @@
+import { pino } from 'pino';
+import { loadConfig } from '../config.js';
+import { startWorkerProcess } from './process.js';
+
+/** `npm run worker`: one scale-out worker process (needs DATABASE_URL and REDIS_URL; S3_* for shared storage). */
+const log = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+const config = loadConfig();
+const worker = await startWorkerProcess({ config, log });
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: finishing running jobs, taking no new ones`);
+    await worker.close();
+    log.info('worker stopped');
+    process.exit(0);
+  });
+}

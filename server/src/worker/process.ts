@@ -1,0 +1,95 @@
+import type { OperationId } from '@ai-editor/core';
+import type { FastifyBaseLogger } from 'fastify';
+import { startBullmqWorker } from '../adapters/bullmq-queue.js';
+import { type DatabaseHandle, openDatabase } from '../adapters/db.js';
+import { createEnginePool, selectQueue, selectStorage, workerName } from '../adapters/select.js';
+import type { Config } from '../config.js';
+import { createEngineRegistry } from '../engines/registry.js';
+import { JobService } from '../services/jobs.js';
+
+export interface WorkerProcessOptions {
+  config: Config;
+  log: FastifyBaseLogger;
+  /** Tests register their own engine modules here (as with buildApp); production never does. */
+  localEngineOverrides?: Partial<Record<OperationId, string>>;
+}
+
+export interface WorkerProcess {
+  name: string;
+  jobs: JobService;
+  database: DatabaseHandle;
+  /** Stops taking jobs, lets the running ones finish, then releases the threads and connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * A scale-out worker process (`npm run worker`): takes image jobs from the Redis queue and runs each through
+ * `JobService.process`, with local engines in this process's worker-thread pool. Progress and outcomes go to the
+ * database, where the API processes read them.
+ */
+export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<WorkerProcess> {
+  const { config, log } = opts;
+  const { redisUrl, queuePrefix } = config.scaleOut;
+  if (!redisUrl) throw new Error('The worker process needs REDIS_URL (the queue it takes jobs from)');
+  if (!config.databaseUrl) {
+    throw new Error('The worker process needs DATABASE_URL: the embedded database belongs to one process only');
+  }
+  if (!config.scaleOut.s3) log.warn('Local file storage: API and workers must share DATA_DIR (same machine or volume)');
+
+  const database = await openDatabase(config);
+  const storage = selectStorage(config);
+  const registry = createEngineRegistry(config, { localOverrides: opts.localEngineOverrides });
+  const jobs = new JobService({ db: database.db, storage, registry, config, log });
+  const pool = createEnginePool(config);
+  // Re-enqueueing reuses the producer; only this process's own worker below takes jobs.
+  const { queue } = selectQueue(
+    { ...config, scaleOut: { ...config.scaleOut, runEngines: false } },
+    {
+      jobs,
+      db: database.db,
+      log,
+    },
+  );
+  jobs.queue = queue;
+  jobs.pool = pool;
+
+  const name = workerName();
+  const worker = startBullmqWorker(
+    {
+      redisUrl,
+      prefix: queuePrefix,
+      concurrency: config.scaleOut.workerConcurrency,
+      lockMs: config.scaleOut.workerLockMs,
+      stalledIntervalMs: config.scaleOut.stalledIntervalMs,
+      log,
+      name,
+    },
+    (id) => jobs.process(id),
+  );
+  await worker.waitUntilReady();
+
+  // Rows are the truth and enqueueing is idempotent: put back any pending job whose queue entry was lost (e.g. a
+  // Redis restart without persistence), now and then periodically.
+  const resume = () =>
+    jobs
+      .resumePending()
+      .then((n) => n && log.info({ pending: n }, 'pending jobs checked into the queue'))
+      .catch((err) => log.error({ err }, 'could not re-enqueue pending jobs'));
+  await resume();
+  const resumeTimer = setInterval(resume, config.sweepIntervalMs);
+  resumeTimer.unref();
+  log.info({ name, concurrency: config.scaleOut.workerConcurrency, threads: config.workerThreads }, 'worker ready');
+
+  return {
+    name,
+    jobs,
+    database,
+    async close() {
+      clearInterval(resumeTimer);
+      await worker.close(); // waits for the running jobs
+      await queue.close();
+      await pool.close();
+      await database.close();
+    },
+  };
+}
