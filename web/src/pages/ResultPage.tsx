@@ -1,31 +1,173 @@
-import { ArrowLeft } from 'lucide-react';
+import { errorMessage, errorTitle, getOperation, LIMITS, NOTICES, type OperationId } from '@ai-editor/core';
+import { useQuery } from '@tanstack/react-query';
+import { AlertCircle, ArrowLeft, CheckCircle2, Download, Loader2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
-import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { toast } from '@/components/ui/use-toast';
+import { type ImageJob, jobKey, saveBlob, stageLabel } from '@/features/tool/jobs';
+import { CHECKERBOARD } from '@/features/tool/ResultCard';
+import { useAccess } from '@/features/tool/useAccess';
+import { cn } from '@/lib/utils';
+
+/** 'image/png' → 'png'; SPEC §7: png when the type is missing. */
+export function extensionOf(contentType: string | null | undefined): string {
+  const sub = contentType?.split(';')[0]?.split('/')[1]?.trim();
+  return sub || 'png';
+}
 
 /**
- * Frame of the result page (/result?id=…). The tool-pages issue fills it: polling GET /api/images/{id} every
- * second, preview, status and download (SPEC §4, §7, §8).
+ * The result page (/result?id=…): polls the job every 1000 ms while it is pending (SPEC §4), then shows the
+ * processed image with a download, or the failure.
  */
 export default function ResultPage() {
-  const [params] = useSearchParams();
-  const id = params.get('id');
+  const [search] = useSearchParams();
+  const id = search.get('id');
+  const { data: job, error } = useQuery<ImageJob>({
+    queryKey: jobKey(id ?? ''),
+    enabled: Boolean(id),
+    refetchInterval: (q) =>
+      q.state.status === 'success' && q.state.data?.status === 'pending' ? LIMITS.pollIntervalResultMs : false,
+  });
+
+  useEffect(() => {
+    if (error) toast({ variant: 'destructive', title: 'Error', description: errorMessage('IMAGE_LOAD_FAILED') });
+  }, [error]);
+
   return (
     <Page title="Your Result">
-      <Card data-testid="result-frame">
-        <CardHeader>
-          <CardTitle as="h2">{id ? `Image ${id}` : 'No image selected'}</CardTitle>
-          <CardDescription>
-            {id ? 'The status and preview of this image appear here.' : 'Open this page from a tool to see a result.'}
-          </CardDescription>
-        </CardHeader>
-      </Card>
+      {!id ? (
+        <Card data-testid="result-empty">
+          <CardHeader>
+            <CardTitle as="h2">No image selected</CardTitle>
+            <CardDescription>Open this page from a tool to see a result.</CardDescription>
+          </CardHeader>
+        </Card>
+      ) : error ? null : !job ? (
+        <PendingCard />
+      ) : (
+        <JobCard job={job} />
+      )}
       <Button asChild variant="outline" className="mt-6">
         <Link to="/">
           <ArrowLeft aria-hidden /> Back to Home
         </Link>
       </Button>
     </Page>
+  );
+}
+
+function PendingCard({ job }: { job?: ImageJob }) {
+  const real = typeof job?.metadata.percent === 'number' ? Math.round(job.metadata.percent) : undefined;
+  const percent = real ?? LIMITS.pendingProgressPercent;
+  return (
+    <Card data-testid="result-pending">
+      <CardContent className="space-y-4 pt-6">
+        <Skeleton className="aspect-square w-full max-h-96" />
+        <div className="space-y-2" role="status" aria-live="polite">
+          <div className="flex items-center justify-between text-sm">
+            <span className="flex items-center gap-2 font-medium">
+              <Loader2 className="h-4 w-4 animate-spin text-primary" aria-hidden /> Enhancing your image...
+            </span>
+            <span className="tabular-nums text-muted-foreground" data-testid="result-percent">
+              {percent}%
+            </span>
+          </div>
+          <div
+            className="h-2 w-full overflow-hidden rounded-full bg-muted"
+            role="progressbar"
+            aria-label="Progress"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+          >
+            <div className="h-full bg-primary transition-[width] duration-500" style={{ width: `${percent}%` }} />
+          </div>
+          {job && real !== undefined && <p className="text-sm text-muted-foreground">{stageLabel(job)}</p>}
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function JobCard({ job }: { job: ImageJob }) {
+  const [downloading, setDownloading] = useState(false);
+  const access = useAccess(job.operation as OperationId);
+  const name = getOperation(job.operation)?.name ?? job.operation;
+  if (job.status === 'pending') return <PendingCard job={job} />;
+
+  if (job.status === 'failed') {
+    return (
+      <Card data-testid="result-failed" className="border-destructive/50">
+        <CardHeader className="items-center text-center">
+          <AlertCircle className="h-12 w-12 text-destructive" aria-label="Failed" />
+          <CardTitle as="h2">{errorMessage('RESULT_PAGE_FAILED')}</CardTitle>
+          <CardDescription data-testid="result-error">
+            {job.metadata.error || errorMessage('UNKNOWN_ERROR')}
+          </CardDescription>
+          <p className="text-sm text-muted-foreground">{name}</p>
+        </CardHeader>
+      </Card>
+    );
+  }
+
+  const download = async () => {
+    if (!job.processedUrl) {
+      toast({ variant: 'destructive', title: 'Error', description: errorMessage('RESULT_NOT_READY') });
+      return;
+    }
+    if (!access.canDownload) {
+      toast({
+        variant: 'destructive',
+        title: errorTitle('DOWNLOAD_RESTRICTED'),
+        description: errorMessage('DOWNLOAD_RESTRICTED'),
+      });
+      return;
+    }
+    setDownloading(true);
+    try {
+      const res = await fetch(job.downloadUrls?.[0] ?? job.processedUrl, { credentials: 'include' });
+      if (!res.ok) throw new Error(String(res.status));
+      const blob = await res.blob();
+      saveBlob(blob, `enhanced-image.${extensionOf(blob.type || res.headers.get('content-type'))}`);
+      toast({ title: NOTICES.DOWNLOAD_SUCCESS.title, description: NOTICES.DOWNLOAD_SUCCESS.message });
+    } catch {
+      toast({ variant: 'destructive', title: 'Error', description: errorMessage('RESULT_DOWNLOAD_FAILED') });
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  const preview = job.processedUrl ?? job.originalUrl;
+  return (
+    <Card data-testid="result-completed">
+      <CardHeader>
+        <CardTitle as="h2" className="flex items-center gap-2">
+          <CheckCircle2 className="h-5 w-5 text-green-600" aria-hidden /> {name}
+        </CardTitle>
+        <CardDescription>
+          Status: <span data-testid="result-status">{job.status}</span>
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {preview && (
+          <div className={cn('overflow-hidden rounded-md border', CHECKERBOARD)}>
+            <img
+              src={preview}
+              alt={job.processedUrl ? `${name} result` : 'Your original photo'}
+              className="mx-auto max-h-[70vh] object-contain"
+            />
+          </div>
+        )}
+      </CardContent>
+      <CardFooter>
+        <Button onClick={download} disabled={downloading}>
+          {downloading ? <Loader2 className="animate-spin" aria-hidden /> : <Download aria-hidden />} Download
+        </Button>
+      </CardFooter>
+    </Card>
   );
 }

@@ -4,6 +4,7 @@ import type * as React from 'react';
 import { Link } from 'react-router';
 import { useTitle } from '@/components/layout/Page';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { AdBlock } from './AdBlock';
 
 export const TIPS = [
   'Use PNG or JPEG images (WebP works too).',
@@ -53,6 +54,7 @@ export function ToolFrame({ op, children }: { op: Operation; children: React.Rea
           </CardContent>
         </Card>
       </div>
+      <AdBlock />
     </div>
   );
 }

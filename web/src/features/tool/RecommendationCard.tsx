@@ -1,0 +1,73 @@
+import { getOperation } from '@ai-editor/core';
+import { useQuery } from '@tanstack/react-query';
+import { Sparkles } from 'lucide-react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { carryPhoto } from '@/features/editor/carry';
+
+/** SPEC §3's recommendation: a tool, why it suits this photo, and how sure the server is (0 to 1). */
+export interface Recommendation {
+  operationId: string;
+  reason: string;
+  confidence: number;
+}
+
+/**
+ * 'Try Now' suggestions from the server's analysis of the uploaded photo (`GET /api/images/{id}/recommendations`).
+ * Following one carries the photo over to that tool, so it need not be chosen again.
+ */
+export function RecommendationCard({ imageId, photo }: { imageId: number; photo?: File | null }) {
+  const { data } = useQuery<Recommendation[]>({ queryKey: ['/api/images', String(imageId), 'recommendations'] });
+  const items = (data ?? []).filter((r) => getOperation(r.operationId)).slice(0, 3);
+  if (items.length === 0) return null;
+  return (
+    <Card data-testid="recommendations">
+      <CardHeader>
+        <CardTitle as="h2" className="flex items-center gap-2">
+          <Sparkles className="h-5 w-5 text-primary" aria-hidden /> Recommended for this photo
+        </CardTitle>
+        <CardDescription>We looked at your photo: these tools could improve it further.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <ul className="space-y-4">
+          {items.map((r) => {
+            const op = getOperation(r.operationId);
+            if (!op) return null;
+            const pct = Math.round(r.confidence * 100);
+            return (
+              <li
+                key={r.operationId}
+                className="flex flex-col gap-3 sm:flex-row sm:items-center"
+                data-testid={`recommendation-${op.id}`}
+              >
+                <div className="flex-1 space-y-1">
+                  <p className="font-medium">{op.name}</p>
+                  <p className="text-sm text-muted-foreground">{r.reason}</p>
+                  <div className="flex items-center gap-2">
+                    <div
+                      className="h-2 w-40 overflow-hidden rounded-full bg-muted"
+                      role="meter"
+                      aria-label={`Confidence for ${op.name}`}
+                      aria-valuemin={0}
+                      aria-valuemax={100}
+                      aria-valuenow={pct}
+                    >
+                      <div className="h-full bg-primary" style={{ width: `${pct}%` }} />
+                    </div>
+                    <span className="text-xs tabular-nums text-muted-foreground">{pct}% match</span>
+                  </div>
+                </div>
+                <Button asChild size="sm">
+                  <Link to={op.route} onClick={() => photo && carryPhoto(photo)}>
+                    Try Now
+                  </Link>
+                </Button>
+              </li>
+            );
+          })}
+        </ul>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,131 @@
+import { errorMessage, errorTitle, type Operation } from '@ai-editor/core';
+import { Download, ExternalLink, Loader2 } from 'lucide-react';
+import { useState } from 'react';
+import { ReactCompareSlider, ReactCompareSliderImage } from 'react-compare-slider';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { toast } from '@/components/ui/use-toast';
+import { cn } from '@/lib/utils';
+import { fetchBlob, type ImageJob, saveBlob } from './jobs';
+
+/** Transparent parts of a result show on a checkerboard, as image editors do. */
+export const CHECKERBOARD = 'bg-[conic-gradient(#e5e7eb_25%,#fff_0_50%,#e5e7eb_0_75%,#fff_0)] bg-[length:20px_20px]';
+
+export function resultFileName(op: Operation, index: number): string {
+  return index === 0 ? `${op.id}-result.png` : `${op.id}-result-${index + 1}.png`;
+}
+
+/**
+ * SPEC §2's Result card: the result (with a before/after slider when there is a photo to compare with), a small
+ * gallery when the operation returned several images, the Download button and a link to the result page.
+ */
+export function ResultCard({
+  op,
+  job,
+  beforeUrl,
+  showDownload,
+  canDownload,
+}: {
+  op: Operation;
+  job: ImageJob;
+  /** The uploaded photo (the server's copy, or the local one). */
+  beforeUrl?: string;
+  /** The deployment allows downloads (SPEC §2: the button shows only then). */
+  showDownload: boolean;
+  /** This visitor may download (guests may not: they get the toast, and no request is made). */
+  canDownload: boolean;
+}) {
+  const urls = job.processedUrls?.length ? job.processedUrls : job.processedUrl ? [job.processedUrl] : [];
+  const [selected, setSelected] = useState(0);
+  const [downloading, setDownloading] = useState(false);
+  const shown = urls[Math.min(selected, urls.length - 1)];
+  if (!shown) return null;
+
+  const download = async () => {
+    if (!canDownload) {
+      toast({
+        variant: 'destructive',
+        title: errorTitle('DOWNLOAD_RESTRICTED'),
+        description: errorMessage('DOWNLOAD_RESTRICTED'),
+      });
+      return;
+    }
+    setDownloading(true);
+    try {
+      const blob = await fetchBlob(job.downloadUrls?.[selected] ?? shown);
+      saveBlob(blob, resultFileName(op, selected));
+    } catch {
+      toast({
+        variant: 'destructive',
+        title: errorTitle('DOWNLOAD_FAILED'),
+        description: errorMessage('DOWNLOAD_FAILED'),
+      });
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  const after = `Result${urls.length > 1 ? ` ${selected + 1} of ${urls.length}` : ''}`;
+  return (
+    <Card data-testid="result-card">
+      <CardHeader>
+        <CardTitle as="h2">Result</CardTitle>
+        {beforeUrl && (
+          <CardDescription>Drag the handle, or focus it and use the arrow keys, to compare.</CardDescription>
+        )}
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {beforeUrl ? (
+          <ReactCompareSlider
+            className="mx-auto max-h-[70vh] rounded-md border"
+            data-testid="compare-slider"
+            itemOne={<ReactCompareSliderImage src={beforeUrl} alt="Before" style={{ objectFit: 'contain' }} />}
+            itemTwo={
+              <div className={cn('h-full w-full', CHECKERBOARD)}>
+                <ReactCompareSliderImage src={shown} alt={after} style={{ objectFit: 'contain' }} />
+              </div>
+            }
+          />
+        ) : (
+          <div className={cn('overflow-hidden rounded-md border', CHECKERBOARD)}>
+            <img src={shown} alt={after} className="mx-auto max-h-[70vh] object-contain" />
+          </div>
+        )}
+        {urls.length > 1 && (
+          <ul className="flex flex-wrap gap-2" aria-label="Results" data-testid="result-gallery">
+            {urls.map((u, i) => (
+              <li key={u}>
+                <button
+                  type="button"
+                  onClick={() => setSelected(i)}
+                  aria-pressed={i === selected}
+                  aria-label={`Show result ${i + 1}`}
+                  className={cn(
+                    'overflow-hidden rounded-md border-2',
+                    CHECKERBOARD,
+                    i === selected ? 'border-primary' : 'border-transparent opacity-80 hover:opacity-100',
+                  )}
+                >
+                  <img src={u} alt="" className="h-20 w-20 object-cover" />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+      <CardFooter className="flex flex-wrap gap-3">
+        {showDownload && (
+          <Button onClick={download} disabled={downloading}>
+            {downloading ? <Loader2 className="animate-spin" aria-hidden /> : <Download aria-hidden />} Download
+          </Button>
+        )}
+        <Button asChild variant="outline">
+          <Link to={`/result?id=${job.id}`}>
+            <ExternalLink aria-hidden /> Open result page
+          </Link>
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}

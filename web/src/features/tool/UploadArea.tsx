@@ -1,0 +1,119 @@
+import { type ErrorCode, errorMessage } from '@ai-editor/core';
+import { ImageUp, Loader2, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useDropzone } from 'react-dropzone';
+import { Button } from '@/components/ui/button';
+import { MAX_UPLOAD_TEXT } from '@/lib/limits';
+import { cn } from '@/lib/utils';
+import { ACCEPT, checkImageFile } from './validate';
+
+/** An object URL for a file, revoked when the file changes or the component goes. */
+export function useObjectUrl(file: Blob | null | undefined): string | undefined {
+  const [url, setUrl] = useState<string>();
+  useEffect(() => {
+    if (!file) {
+      setUrl(undefined);
+      return;
+    }
+    const u = URL.createObjectURL(file);
+    setUrl(u);
+    return () => URL.revokeObjectURL(u);
+  }, [file]);
+  return url;
+}
+
+export interface UploadAreaProps {
+  /** Names the field for assistive technology and tests ('Photo', 'Face photo'). */
+  label: string;
+  file: File | null;
+  onFile(file: File | null): void;
+  /** Called with the catalogue code of a refused file (the page shows its toast). */
+  onReject(code: ErrorCode): void;
+  /** The upload is on its way: shows 'Uploading...'. */
+  busy: boolean;
+  /** A job is running: the photo cannot change until it ends. */
+  disabled?: boolean;
+  maxBytes?: number;
+  /** Hide the chosen photo's preview (the mask editor shows it instead). */
+  hidePreview?: boolean;
+}
+
+/** SPEC §2 upload area: drag and drop or click, one file, checked with the server's rules before anything is sent. */
+export function UploadArea({ label, file, onFile, onReject, busy, disabled, maxBytes, hidePreview }: UploadAreaProps) {
+  const [error, setError] = useState<string>();
+  const preview = useObjectUrl(hidePreview ? null : file);
+
+  const refuse = (code: ErrorCode) => {
+    setError(errorMessage(code));
+    onReject(code);
+  };
+
+  const { getRootProps, getInputProps, isDragActive } = useDropzone({
+    multiple: false,
+    disabled: busy || disabled,
+    // Type and size are checked below with the catalogue's messages; dropzone only counts files.
+    onDrop(accepted, rejected) {
+      if (rejected.length > 0 || accepted.length !== 1) {
+        refuse(accepted.length + rejected.length > 1 ? 'TOO_MANY_FILES' : 'FILE_REQUIRED');
+        return;
+      }
+      const chosen = accepted[0] as File;
+      const code = checkImageFile(chosen, maxBytes);
+      if (code) {
+        refuse(code);
+        return;
+      }
+      setError(undefined);
+      onFile(chosen);
+    },
+  });
+
+  return (
+    <div className="space-y-3">
+      <div
+        {...getRootProps({
+          role: 'button',
+          'aria-label': `${label}: drag and drop an image or click to select`,
+          'aria-disabled': busy || disabled,
+        })}
+        data-testid={`upload-${label.toLowerCase().replace(/\s+/g, '-')}`}
+        className={cn(
+          'flex min-h-48 cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed p-6 text-center transition-colors',
+          isDragActive ? 'border-primary bg-primary/5' : 'border-border hover:border-primary/60 hover:bg-muted/40',
+          (busy || disabled) && 'cursor-not-allowed opacity-70',
+        )}
+      >
+        <input {...getInputProps({ accept: Object.keys(ACCEPT).join(',') })} aria-label={label} />
+        {busy ? (
+          <>
+            <Loader2 className="h-8 w-8 animate-spin text-primary" aria-hidden />
+            <p className="font-medium">Uploading...</p>
+          </>
+        ) : preview ? (
+          <img src={preview} alt={`Chosen ${label.toLowerCase()}`} className="max-h-72 rounded-md object-contain" />
+        ) : (
+          <ImageUp className="h-10 w-10 text-muted-foreground" aria-hidden />
+        )}
+        {!busy && <p className="font-medium">Drag &amp; drop an image here, or click to select</p>}
+        <p className="text-sm text-muted-foreground">
+          Max file size: {MAX_UPLOAD_TEXT} | Supported formats: JPEG, PNG, WebP
+        </p>
+      </div>
+      {file && !busy && !disabled && (
+        <div className="flex items-center justify-between gap-2 text-sm text-muted-foreground">
+          <span className="truncate" data-testid="chosen-file">
+            {file.name} ({(file.size / 1024 / 1024).toFixed(2)} MB)
+          </span>
+          <Button type="button" variant="ghost" size="sm" onClick={() => onFile(null)}>
+            <X aria-hidden /> Remove
+          </Button>
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="text-sm font-medium text-destructive" data-testid="upload-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

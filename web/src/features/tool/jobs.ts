@@ -1,0 +1,111 @@
+import { type ErrorCode, errorMessage, errorTitle, isErrorCode, type Operation, type Params } from '@ai-editor/core';
+
+/** `GET /api/images/:id` as the pages read it. */
+export interface ImageJob {
+  id: number;
+  operation: string;
+  status: 'pending' | 'completed' | 'failed';
+  originalUrl: string | null;
+  processedUrl: string | null;
+  processedUrls?: string[];
+  downloadUrls?: string[];
+  parameters?: Record<string, unknown>;
+  metadata: {
+    stage?: string;
+    percent?: number | null;
+    queuePosition?: number;
+    error?: string;
+    expired?: boolean;
+  } & Record<string, unknown>;
+  createdAt: string;
+}
+
+export const jobKey = (id: number | string) => ['/api/images', String(id)] as const;
+
+/** A failure to show as a toast: the catalogue title of its code ('Feature Restricted', ...) or 'Error'. */
+export class ToolError extends Error {
+  constructor(
+    readonly title: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+  static of(code: ErrorCode, vars?: Record<string, string | number>): ToolError {
+    return new ToolError(errorTitle(code), errorMessage(code, vars));
+  }
+}
+
+export interface JobInputs {
+  file?: File | null;
+  mask?: Blob | null;
+  file2?: File | null;
+  params: Params;
+}
+
+/** `POST /api/images`: SPEC §7's multipart form; errors worded as SPEC §8 (or by the server's catalogue code). */
+export async function submitJob(op: Operation, inputs: JobInputs): Promise<ImageJob> {
+  const form = new FormData();
+  form.append('operation', op.id);
+  for (const [name, value] of Object.entries(inputs.params)) form.append(name, String(value));
+  if (inputs.file) form.append('file', inputs.file, inputs.file.name);
+  if (inputs.mask) form.append('mask', inputs.mask, 'mask.png');
+  if (inputs.file2) form.append('file2', inputs.file2, inputs.file2.name);
+  let res: Response;
+  try {
+    res = await fetch('/api/images', { method: 'POST', body: form, credentials: 'include' });
+  } catch {
+    throw ToolError.of('UPLOAD_FAILED');
+  }
+  const body = (await res.json().catch(() => undefined)) as
+    | (Partial<ImageJob> & { code?: string; message?: string })
+    | undefined;
+  if (!res.ok) {
+    const code = isErrorCode(body?.code) ? body.code : undefined;
+    throw new ToolError(errorTitle(code), body?.message || errorMessage('PROCESS_FAILED'));
+  }
+  if (!body || typeof body.id !== 'number') throw ToolError.of('NO_IMAGE_ID');
+  return body as ImageJob;
+}
+
+/** Polled status; any failure to read it is SPEC §8's 'Failed to fetch image status'. */
+export async function fetchJob(id: number | string, signal?: AbortSignal): Promise<ImageJob> {
+  try {
+    const res = await fetch(`/api/images/${id}`, { credentials: 'include', signal });
+    if (!res.ok) throw new Error(String(res.status));
+    return (await res.json()) as ImageJob;
+  } catch {
+    throw ToolError.of('STATUS_FETCH_FAILED');
+  }
+}
+
+/** Fetches a file as a blob (cookies included); throws on any non-OK answer. */
+export async function fetchBlob(url: string): Promise<Blob> {
+  const res = await fetch(url, { credentials: 'include' });
+  if (!res.ok) throw new Error(`${res.status}`);
+  return res.blob();
+}
+
+/** Hands a blob to the browser as a download with the given file name. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // Give the browser a moment to start the download before the URL goes.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Words for the job's stage names (the engines report their own; unknown ones are shown as they come). */
+export function stageLabel(job: Pick<ImageJob, 'metadata'>): string {
+  const { stage, queuePosition } = job.metadata;
+  if (stage === 'queued' || (queuePosition !== undefined && queuePosition > 0)) {
+    return queuePosition ? `Waiting in queue (position ${queuePosition})` : 'Waiting in queue';
+  }
+  if (!stage || stage === 'starting') return 'Starting';
+  if (stage === 'done') return 'Finishing';
+  return stage.charAt(0).toUpperCase() + stage.slice(1).replace(/[-_]/g, ' ');
+}
