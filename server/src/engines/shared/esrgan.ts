@@ -15,6 +15,10 @@ import { planTiles, TileBlender } from './tiles.js';
  */
 const { onnx } = onnxProto;
 export const ESRGAN_SCALE = 4;
+/** A 512 px tile keeps peak memory near 0.5 GB; photos up to that size run in one piece. */
+export const TILE_SIZE = 512;
+/** Tiles share at least this many input px, over which they are feathered into each other. */
+export const TILE_OVERLAP = 32;
 /** Bump when the conversion changes, so a stale cached file is not reused. */
 const CONVERTER_VERSION = 1;
 
@@ -271,7 +275,7 @@ export async function esrganUpscale(img: RawImage, opts: UpscaleOptions): Promis
   const model = await getSession(opts.threads);
   const inputName = model.inputNames[0] as string;
   const outputName = model.outputNames[0] as string;
-  const tiles = planTiles(img.width, img.height, opts.tileSize ?? 512, opts.overlap ?? 24);
+  const tiles = planTiles(img.width, img.height, opts.tileSize ?? TILE_SIZE, opts.overlap ?? TILE_OVERLAP);
   const blender = new TileBlender(tiles, img.width, img.height, 3, ESRGAN_SCALE);
   let done = 0;
   for (const t of tiles) {

@@ -1,0 +1,128 @@
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import engine from '../../src/engines/local/super-resolution.js';
+import { esrganUpscale, TILE_OVERLAP } from '../../src/engines/shared/esrgan.js';
+import type { RawImage } from '../../src/engines/shared/image.js';
+import { planTiles } from '../../src/engines/shared/tiles.js';
+import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
+import { luma, meanGradient, psnr } from '../support/metrics.js';
+
+async function resize(img: RawImage, width: number, height: number): Promise<RawImage> {
+  const png = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .png()
+    .toBuffer();
+  return fromPng(png);
+}
+
+async function upscale(img: RawImage, scale: '2' | '4') {
+  const { ctx, progress } = recordingContext(2);
+  const out = await engine.run({ operation: 'super-resolution', image: await toPng(img), params: { scale } }, ctx);
+  return {
+    image: await fromPng(out.images[0] as Buffer),
+    png: out.images[0] as Buffer,
+    progress,
+    metadata: out.metadata,
+  };
+}
+
+afterAll(() => engine.release?.());
+
+describe('super-resolution engine (Real-ESRGAN general-x4v3)', () => {
+  for (const name of ['coffee.png', 'chelsea.png']) {
+    it(`restores ${name} downscaled by 2: Y-PSNR within 0.5 dB of Lanczos and sharper (gradient ≥ 0.85)`, async () => {
+      const full = await fixturePixels(name);
+      // Even sizes, so that halving and doubling give back the original size exactly.
+      const original = await fixturePixels(name, {
+        width: full.width - (full.width % 2),
+        height: full.height - (full.height % 2),
+      });
+      const small = await resize(original, original.width / 2, original.height / 2);
+      const lanczos = await resize(small, original.width, original.height);
+      const { image, metadata } = await upscale(small, '2');
+      expect([image.width, image.height]).toEqual([original.width, original.height]);
+      const psnrLanczos = psnr(luma(lanczos), luma(original));
+      const psnrSr = psnr(luma(image), luma(original));
+      const gradLanczos = meanGradient(lanczos) / meanGradient(original);
+      const gradSr = meanGradient(image) / meanGradient(original);
+      console.log(
+        `${name}: Y-PSNR Lanczos ${psnrLanczos.toFixed(2)} dB, SR ${psnrSr.toFixed(2)} dB; ` +
+          `gradient vs original: Lanczos ${gradLanczos.toFixed(3)}, SR ${gradSr.toFixed(3)}`,
+      );
+      expect(psnrSr).toBeGreaterThanOrEqual(psnrLanczos - 0.5);
+      expect(gradSr).toBeGreaterThanOrEqual(0.85);
+      expect(metadata).toMatchObject({ scale: 2, width: original.width, height: original.height });
+    }, 120_000);
+  }
+
+  it('makes exactly 2x and 4x the input size, as a PNG without metadata, keeping transparency', async () => {
+    const photo = await fixturePixels('rocket.jpg', { width: 75, height: 51 });
+    for (const scale of ['2', '4'] as const) {
+      const { png, progress } = await upscale(photo, scale);
+      const meta = await sharp(png).metadata();
+      expect(meta.format).toBe('png');
+      expect([meta.width, meta.height]).toEqual([75 * Number(scale), 51 * Number(scale)]);
+      expect(meta.exif).toBeUndefined();
+      expect(meta.icc).toBeUndefined();
+      expect(new Set(progress.map((p) => p.percent)).size).toBeGreaterThan(1);
+    }
+    // A photo with a transparent half keeps it, resized.
+    const rgba = Buffer.alloc(40 * 30 * 4, 200);
+    for (let y = 0; y < 30; y++) for (let x = 0; x < 40; x++) rgba[(y * 40 + x) * 4 + 3] = x < 20 ? 0 : 255;
+    const { image } = await upscale({ data: rgba, width: 40, height: 30, channels: 4 }, '2');
+    expect(image.channels).toBe(4);
+    expect(image.data[(30 * 80 + 10) * 4 + 3]).toBe(0);
+    expect(image.data[(30 * 80 + 70) * 4 + 3]).toBe(255);
+  }, 120_000);
+
+  it('refuses results over the output-size limit with a clear message', async () => {
+    const big = { data: Buffer.alloc(1100 * 1100 * 3, 128), width: 1100, height: 1100, channels: 3 as const };
+    await expect(upscale(big, '4')).rejects.toMatchObject({
+      code: 'OUTPUT_TOO_LARGE',
+      message: expect.stringContaining('4400x4400'),
+    });
+  });
+
+  it('tiled and untiled runs differ only slightly, and only along tile borders', async () => {
+    const photo = await fixturePixels('coffee.png', { width: 256, height: 176 });
+    // Small tiles, so that a small photo has several; the overlap is the engine's.
+    const tileSize = 96;
+    const overlap = TILE_OVERLAP;
+    const tiles = planTiles(photo.width, photo.height, tileSize, overlap);
+    expect(tiles.length).toBe(12);
+    const whole = await esrganUpscale(photo, { threads: 2, tileSize: 512 });
+    let done = 0;
+    const tiled = await esrganUpscale(photo, { threads: 2, tileSize, overlap, onTile: (n) => (done = n) });
+    expect(done).toBe(tiles.length);
+    expect([tiled.width, tiled.height]).toEqual([whole.width, whole.height]);
+    // Input columns/rows where one tile ends or another starts, inside the photo.
+    const cuts = (axis: 'x' | 'y', size: number) =>
+      tiles.flatMap((t) => [t[axis], t[axis] + (axis === 'x' ? t.width : t.height)]).filter((c) => c > 0 && c < size);
+    const xs = cuts('x', photo.width);
+    const ys = cuts('y', photo.height);
+    // The network sees 34 input px around each output pixel: farther than that from a cut, tiles change nothing.
+    const nearCut = (x: number, y: number) =>
+      xs.some((c) => Math.abs(x / 4 - c) < 34) || ys.some((c) => Math.abs(y / 4 - c) < 34);
+    let maxNear = 0;
+    let maxFar = 0;
+    let sum = 0;
+    for (let y = 0; y < whole.height; y++) {
+      for (let x = 0; x < whole.width; x++) {
+        for (let k = 0; k < 3; k++) {
+          const i = (y * whole.width + x) * 3 + k;
+          const d = Math.abs((whole.data[i] as number) - (tiled.data[i] as number));
+          sum += d;
+          if (nearCut(x, y)) maxNear = Math.max(maxNear, d);
+          else maxFar = Math.max(maxFar, d);
+        }
+      }
+    }
+    const mean = sum / whole.data.length;
+    console.log(
+      `tiled vs untiled: mean |diff| ${mean.toFixed(3)}, max near borders ${maxNear}, max elsewhere ${maxFar}`,
+    );
+    expect(maxFar).toBeLessThanOrEqual(1);
+    expect(maxNear).toBeLessThanOrEqual(8);
+    expect(mean).toBeLessThan(0.1);
+  }, 120_000);
+});
