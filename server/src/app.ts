@@ -1,15 +1,15 @@
-import path from 'node:path';
 import { AppError, type OperationId } from '@ai-editor/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { type DatabaseHandle, openDatabase } from './adapters/db.js';
-import { EnginePool } from './adapters/engine-pool.js';
-import { InProcessQueue, type JobQueue } from './adapters/queue.js';
-import { LocalStorage, type Storage } from './adapters/storage.js';
+import type { EnginePool } from './adapters/engine-pool.js';
+import type { JobQueue } from './adapters/queue.js';
+import { selectQueue, selectStorage } from './adapters/select.js';
+import type { Storage } from './adapters/storage.js';
 import type { Config } from './config.js';
-import { createEngineRegistry, type RemoteEngineFactory } from './engines/registry.js';
+import { createEngineRegistry } from './engines/registry.js';
 import { clientConfigRoutes } from './routes/client-config.js';
 import { healthRoutes } from './routes/health.js';
 import { imageRoutes } from './routes/images.js';
@@ -23,7 +23,6 @@ export interface AppOptions {
   config: Config;
   /** Tests register their own engine modules here (e.g. one that crashes); production never does. */
   localEngineOverrides?: Partial<Record<OperationId, string>>;
-  replicate?: RemoteEngineFactory;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -33,7 +32,8 @@ export interface App {
   database: DatabaseHandle;
   storage: Storage;
   queue: JobQueue;
-  pool: EnginePool;
+  /** Absent when this process runs no engines (a Redis queue with worker processes). */
+  pool?: EnginePool;
   close(): Promise<void>;
 }
 
@@ -42,19 +42,14 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const { config } = opts;
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: true });
   const database = await openDatabase(config);
-  const storage = new LocalStorage(path.join(config.dataDir, 'files'));
+  const storage = selectStorage(config);
   const registry = createEngineRegistry(config, {
-    replicate: opts.replicate,
+    log: app.log,
     localOverrides: opts.localEngineOverrides,
   });
   const jobs = new JobService({ db: database.db, storage, registry, config, log: app.log });
-  const pool = new EnginePool({
-    threads: config.workerThreads,
-    inferenceThreads: config.inferenceThreads,
-    idleMs: config.modelIdleMs,
-  });
-  // Remote engines only wait on the network, so the queue may run a few more jobs than there are threads.
-  const queue = new InProcessQueue((id) => jobs.process(id), config.workerThreads);
+  // Embedded queue and engine pool by default; BullMQ (and worker processes) with REDIS_URL (adapters/select.ts).
+  const { queue, pool } = selectQueue(config, { jobs, db: database.db, log: app.log });
   jobs.queue = queue;
   jobs.pool = pool;
 
@@ -103,7 +98,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       clearInterval(sweepTimer);
       await app.close();
       await queue.close();
-      await pool.close();
+      await pool?.close();
       await database.close();
     },
   };

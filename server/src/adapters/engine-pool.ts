@@ -1,7 +1,9 @@
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
-import type { ThreadResult, ThreadTask } from '../worker/thread.js';
+import type { ThreadMessage, ThreadResult, ThreadTask } from '../worker/thread.js';
+
+const THREAD_BOOT_MS = 60_000;
 
 /** Why a task did not produce a result: the engine failed (its message is for the user), or the thread died. */
 export class EngineFailure extends Error {
@@ -54,9 +56,16 @@ export class EnginePool {
     opts: { onProgress: (p: Progress) => void; timeoutMs: number },
   ): Promise<EngineOutput> {
     const { port1, port2 } = new MessageChannel();
-    port1.on('message', (p: Progress) => opts.onProgress(p));
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), opts.timeoutMs);
+    // A fresh thread may take a while to boot on a busy machine: the job's time counts from the engine's start.
+    let timer = setTimeout(() => abort.abort(), opts.timeoutMs + THREAD_BOOT_MS);
+    port1.on('message', ({ type, ...p }: ThreadMessage) => {
+      if (type === 'progress') opts.onProgress(p as Progress);
+      else {
+        clearTimeout(timer);
+        timer = setTimeout(() => abort.abort(), opts.timeoutMs);
+      }
+    });
     const task: ThreadTask = {
       module,
       input,

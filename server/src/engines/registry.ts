@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { getOperation, OPERATIONS, type OperationId } from '@ai-editor/core';
 import type { Config } from '../config.js';
+import type { Logger } from './replicate/client.js';
+import { createReplicateEngine } from './replicate/engine.js';
+import { hasReplicateMapping } from './replicate/models.js';
 import type { Engine } from './types.js';
 
 /**
@@ -22,6 +25,11 @@ export function localEngineModule(operation: OperationId): string | undefined {
 
 export type RemoteEngineFactory = (operation: OperationId, config: Config) => Engine;
 
+const replicateFactory =
+  (log?: Logger): RemoteEngineFactory =>
+  (operation, config) =>
+    createReplicateEngine(operation, config, { log });
+
 export interface EngineRegistry {
   binding(operation: OperationId): EngineBinding;
   all(): EngineBinding[];
@@ -33,13 +41,15 @@ export interface EngineRegistry {
  */
 export function createEngineRegistry(
   config: Config,
-  opts: { replicate?: RemoteEngineFactory; localOverrides?: Partial<Record<OperationId, string>> } = {},
+  opts: { log?: Logger; localOverrides?: Partial<Record<OperationId, string>> } = {},
 ): EngineRegistry {
   const bindings = new Map<OperationId, EngineBinding>();
+  const replicate = replicateFactory(opts.log);
   for (const op of OPERATIONS) {
     const local = opts.localOverrides?.[op.id] ?? localEngineModule(op.id);
-    const choice = config.engineChoice[op.id] ?? (local ? 'local' : config.replicateApiToken ? 'replicate' : 'off');
-    bindings.set(op.id, bind(op.id, choice, local, config, opts.replicate));
+    const choice =
+      config.engineChoice[op.id] ?? (local ? 'local' : hasReplicateMapping(op.id, config) ? 'replicate' : 'off');
+    bindings.set(op.id, bind(op.id, choice, local, config, replicate));
   }
   return {
     binding: (operation) => bindings.get(operation) as EngineBinding,
@@ -52,7 +62,7 @@ function bind(
   choice: string,
   local: string | undefined,
   config: Config,
-  replicate: RemoteEngineFactory | undefined,
+  replicate: RemoteEngineFactory,
 ): EngineBinding {
   const envName = `ENGINE_${operation.toUpperCase().replace(/-/g, '_')}`;
   if (choice === 'local') {
@@ -64,8 +74,12 @@ function bind(
     };
   }
   if (choice === 'replicate') {
-    if (!config.replicateApiToken || !replicate) {
-      return { operation, kind: 'off', reason: `Set REPLICATE_API_TOKEN to run it on Replicate.` };
+    if (!config.replicateApiToken) {
+      return { operation, kind: 'off', reason: 'Set REPLICATE_API_TOKEN to run it on Replicate.' };
+    }
+    if (!hasReplicateMapping(operation, config)) {
+      const model = `REPLICATE_MODEL_${operation.toUpperCase().replace(/-/g, '_')}`;
+      return { operation, kind: 'off', reason: `Set ${model} to the Replicate model that should run it.` };
     }
     return { operation, kind: 'remote', name: 'replicate', engine: replicate(operation, config) };
   }

@@ -43,16 +43,21 @@ function bufferOf(bytes: Uint8Array | undefined): Buffer | undefined {
   return bytes && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/** Messages on a task's port: the engine started (the job's timeout counts from here), or progress. */
+export type ThreadMessage = { type: 'started' } | ({ type: 'progress' } & Progress);
+
 export default async function run(task: ThreadTask): Promise<ThreadResult> {
   clearTimeout(idleTimer);
+  const post = (m: ThreadMessage) => task.port.postMessage(m);
   try {
     const engine = await load(task.module);
+    post({ type: 'started' });
     const { input } = task;
     const output = await engine.run(
       { ...input, image: bufferOf(input.image), mask: bufferOf(input.mask), image2: bufferOf(input.image2) },
       {
         threads: task.threads,
-        progress: (p: Progress) => task.port.postMessage(p),
+        progress: (p: Progress) => post({ type: 'progress', ...p }),
         // Local engines are stopped by ending the thread, so their signal never fires.
         signal: new AbortController().signal,
       },

@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { images } from '../../src/db/schema.js';
+import { sweepExpired } from '../../src/services/retention.js';
+import { blob, fixture, startTestServer, storedFiles, type TestServer, testEngine } from '../support/server.js';
+
+/** Crashes, hangs, restarts and retention: no job is stuck in pending, and the pool recovers. */
+describe('pipeline robustness', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: { JOB_TIMEOUT_MS: '1500' },
+      localEngineOverrides: {
+        denoising: testEngine('crash'),
+        'hdr-enhancement': testEngine('hang'),
+        'pencil-sketch': testEngine('echo'),
+        cartoonization: testEngine('fail'),
+      },
+    });
+  });
+  afterAll(() => server.close());
+
+  const submit = async (operation: string) => {
+    const visitor = server.visitor();
+    const res = await visitor.submit({ operation, file: blob(fixture('chelsea.png')) });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: number };
+    return { visitor, id };
+  };
+
+  it('fails a job whose worker thread crashes, and the next job still succeeds', async () => {
+    const crashed = await submit('denoising');
+    expect(await crashed.visitor.waitFor(crashed.id)).toMatchObject({
+      status: 'failed',
+      metadata: { error: 'The processing worker stopped unexpectedly. Please try again' },
+    });
+    const next = await submit('pencil-sketch');
+    const done = await next.visitor.waitFor(next.id);
+    expect(done, JSON.stringify(done.metadata)).toMatchObject({ status: 'completed' });
+  });
+
+  it("fails a job that runs past the timeout with 'Processing timed out', ends its thread, and the next job succeeds", async () => {
+    const hung = await submit('hdr-enhancement');
+    const started = Date.now();
+    expect(await hung.visitor.waitFor(hung.id)).toMatchObject({
+      status: 'failed',
+      metadata: { error: 'Processing timed out' },
+    });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const next = await submit('pencil-sketch');
+    expect(await next.visitor.waitFor(next.id, 20_000)).toMatchObject({ status: 'completed' });
+  });
+
+  it("shows an engine's own refusal as the job's error", async () => {
+    const job = await submit('cartoonization');
+    expect(await job.visitor.waitFor(job.id)).toMatchObject({
+      status: 'failed',
+      metadata: { error: 'This photo cannot be processed' },
+    });
+  });
+
+  it('reports the queue position of waiting jobs, which falls as jobs ahead finish', async () => {
+    const visitor = server.visitor();
+    // One worker thread: a hanging job holds it while two more wait behind it.
+    const ids: number[] = [];
+    for (const operation of ['hdr-enhancement', 'pencil-sketch', 'pencil-sketch']) {
+      ids.push(
+        ((await (await visitor.submit({ operation, file: blob(fixture('chelsea.png')) })).json()) as { id: number }).id,
+      );
+    }
+    const position = async (id: number) =>
+      ((await (await visitor.fetch(`/api/images/${id}`)).json()) as { metadata: { queuePosition?: number } }).metadata
+        .queuePosition;
+    expect(await position(ids[1] as number)).toBe(1);
+    expect(await position(ids[2] as number)).toBe(2);
+    await visitor.waitFor(ids[0] as number);
+    for (const id of ids) expect((await visitor.waitFor(id, 20_000)).status).not.toBe('pending');
+  });
+
+  it('deletes files 24 hours after creation and marks the row', async () => {
+    const job = await submit('pencil-sketch');
+    await job.visitor.waitFor(job.id);
+    const row = await server.handle.jobs.find(job.id);
+    const keys = [row?.originalKey, ...(row?.resultKeys ?? [])];
+    expect(keys.every((k) => storedFiles(server.dataDir).some((f) => f.endsWith(k as string)))).toBe(true);
+
+    const { db } = server.handle.database;
+    await sweepExpired({ db, storage: server.handle.storage }, 24, new Date(Date.now() + 23 * 3_600_000));
+    expect((await server.handle.jobs.find(job.id))?.purgedAt).toBeNull();
+
+    await sweepExpired({ db, storage: server.handle.storage }, 24, new Date(Date.now() + 25 * 3_600_000));
+    const after = await server.handle.jobs.find(job.id);
+    expect(after?.purgedAt).not.toBeNull();
+    expect(storedFiles(server.dataDir).some((f) => keys.some((k) => f.endsWith(k as string)))).toBe(false);
+    const view = (await (await job.visitor.fetch(`/api/images/${job.id}`)).json()) as {
+      processedUrl: unknown;
+      metadata: { expired?: boolean };
+    };
+    expect(view.processedUrl).toBeNull();
+    expect(view.metadata.expired).toBe(true);
+    expect((await job.visitor.fetch(`/api/images/${job.id}/result/0`)).status).toBe(410);
+
+    // Rows themselves go a week later.
+    await sweepExpired({ db, storage: server.handle.storage }, 24, new Date(Date.now() + 8 * 24 * 3_600_000));
+    expect(await db.select().from(images).where(eq(images.id, job.id))).toEqual([]);
+  });
+});
+
+describe('restart', () => {
+  it('completes a job left pending in the database when the process stopped', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aie-restart-'));
+    const overrides = { 'pencil-sketch': testEngine('echo') } as const;
+    const first = await startTestServer({ dataDir, localEngineOverrides: overrides });
+    // Stop the queue first, as a killed process would never run what it accepted.
+    await first.handle.queue.close();
+    const visitor = first.visitor();
+    const { id } = (await (
+      await visitor.submit({ operation: 'pencil-sketch', file: blob(fixture('coffee.png')) })
+    ).json()) as { id: number };
+    expect((await first.handle.jobs.find(id))?.status).toBe('pending');
+    await first.close();
+
+    const second = await startTestServer({ dataDir, localEngineOverrides: overrides });
+    try {
+      const deadline = Date.now() + 30_000;
+      let row = await second.handle.jobs.find(id);
+      while (row?.status === 'pending' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        row = await second.handle.jobs.find(id);
+      }
+      expect(row?.status).toBe('completed');
+      expect(row?.resultKeys).toHaveLength(1);
+    } finally {
+      await second.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,11 @@
+import type { Engine } from '../../src/engines/types.js';
+
+/** Test-only: spins synchronously forever, as stuck wasm inference does; only ending the thread stops it. */
+const hang: Engine = {
+  async run() {
+    for (;;) {
+      // busy
+    }
+  },
+};
+export default hang;
