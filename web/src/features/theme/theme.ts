@@ -83,32 +83,53 @@ function luminance(h: number, s: number, l: number): number {
 
 const hsl = (h: number, s: number, l: number) => `hsl(${h} ${s}% ${l}%)`;
 
+const contrast = (a: number, b: number) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+
+/** Moves the lightness away from the background until the colour reads as text on it (WCAG AA, 4.5:1). */
+function readableLightness(h: number, s: number, l: number, bg: [number, number, number], dark: boolean): number {
+  const bgLum = luminance(...bg);
+  let out = l;
+  while (contrast(luminance(h, s, out), bgLum) < 4.6 && out > 0 && out < 100) out += dark ? 1 : -1;
+  return out;
+}
+
 /** The CSS variables of a theme. Saturation of the surfaces grows from professional (neutral) to vibrant. */
 export function themeVariables(theme: ThemeConfig): Record<string, string> {
   const [h, s, rawL] = hexToHsl(theme.primary);
   const dark = theme.appearance === 'dark';
-  // Primary must stay readable as link text on the background: darken on light, lighten on dark.
-  const l = dark ? Math.max(rawL, 62) : Math.min(rawL, 50);
-  const onPrimary = luminance(h, s, l) > 0.3 ? hsl(h, 40, 10) : hsl(0, 0, 100);
   const tint = { professional: 0, tint: 30, vibrant: 65 }[theme.variant];
   const hue = theme.variant === 'professional' ? 220 : h;
   const surfaceS = theme.variant === 'professional' ? 20 : tint;
+  const background: [number, number, number] = dark
+    ? [hue, Math.min(surfaceS + 15, 60), 7]
+    : theme.variant === 'professional'
+      ? [0, 0, 100]
+      : [hue, tint, 98];
+  // Primary is also link text: keep it readable on the background (and on the muted panels, slightly darker).
+  const mutedBg: [number, number, number] = dark
+    ? [hue, Math.min(surfaceS + 10, 50), 17]
+    : [hue, Math.max(surfaceS, 30), theme.variant === 'vibrant' ? 92 : 95];
+  const l = readableLightness(h, s, readableLightness(h, s, rawL, background, dark), mutedBg, dark);
+  // Text on primary buttons: white or near-black, whichever contrasts more.
+  const primaryLum = luminance(h, s, l);
+  const onPrimary =
+    contrast(primaryLum, 1) >= contrast(primaryLum, luminance(h, 40, 10)) ? hsl(0, 0, 100) : hsl(h, 40, 10);
   const vars = dark
     ? {
-        '--background': hsl(hue, Math.min(surfaceS + 15, 60), 7),
+        '--background': hsl(...background),
         '--foreground': hsl(hue, 20, 96),
         '--card': hsl(hue, Math.min(surfaceS + 15, 60), 10),
-        '--muted': hsl(hue, Math.min(surfaceS + 10, 50), 17),
+        '--muted': hsl(...mutedBg),
         '--muted-foreground': hsl(hue, 15, 72),
         '--accent': hsl(hue, Math.min(surfaceS + 10, 50), 20),
         '--border': hsl(hue, Math.min(surfaceS + 10, 40), 24),
         '--destructive': hsl(0, 70, 45),
       }
     : {
-        '--background': theme.variant === 'professional' ? hsl(0, 0, 100) : hsl(hue, tint, 98),
+        '--background': hsl(...background),
         '--foreground': hsl(hue, 45, 11),
         '--card': theme.variant === 'professional' ? hsl(0, 0, 100) : hsl(hue, tint, 99),
-        '--muted': hsl(hue, Math.max(surfaceS, 30), theme.variant === 'vibrant' ? 92 : 95),
+        '--muted': hsl(...mutedBg),
         '--muted-foreground': hsl(hue, 18, 34),
         '--accent': hsl(hue, Math.max(surfaceS, 30), 92),
         '--border': hsl(hue, Math.max(surfaceS, 25), 86),

@@ -1,0 +1,19 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT, startServer } from './server';
+
+/** Starts the real server once for the whole run; the build in web/dist must exist (`npm run test:e2e` makes it). */
+export default async function globalSetup() {
+  if (!fs.existsSync(path.join(ROOT, 'web/dist/index.html'))) {
+    throw new Error('web/dist is missing: run `npm run build` (or `npm run test:e2e`, which builds first)');
+  }
+  const server = await startServer({
+    port: Number(process.env.E2E_PORT),
+    // The status test checks that an engine switched off in configuration shows as unavailable.
+    env: { ENGINE_SUPER_RESOLUTION: 'off' },
+  });
+  return async () => {
+    await server.stop();
+    fs.rmSync(server.dataDir, { recursive: true, force: true });
+  };
+}

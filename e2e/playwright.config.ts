@@ -1,0 +1,34 @@
+import { defineConfig } from '@playwright/test';
+
+// One port for the whole run: the config is evaluated again in each worker, which inherit this variable.
+process.env.E2E_PORT ??= String(40_000 + Math.floor(Math.random() * 20_000));
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  outputDir: '../test-output/playwright',
+  globalSetup: './global-setup.ts',
+  // The machine is small and shared: two workers, generous timeouts.
+  workers: 2,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${process.env.E2E_PORT}`,
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: {
+      // Debian's Chromium: Playwright's own browser download cannot work offline.
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+    trace: 'off',
+    screenshot: 'only-on-failure',
+  },
+});

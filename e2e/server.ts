@@ -1,0 +1,64 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  /** SIGTERM, then wait for the process to finish closing (the database is flushed on close). */
+  stop(): Promise<void>;
+}
+
+/** Starts the real server (`node --import tsx server/src/main.ts`) on a temp data directory and waits for health. */
+export async function startServer(opts: { port: number; env?: Record<string, string> }): Promise<RunningServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-editor-e2e-'));
+  // E2E_SERVER_ENTRY lets a run point at another entry file (e.g. a patched copy while wiring a route).
+  const entry = process.env.E2E_SERVER_ENTRY ?? 'server/src/main.ts';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(opts.port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      WORKER_THREADS: '1',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${opts.port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before it was ready`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      // 503 means a part is degraded, but the server is up and serving.
+      if (res.status === 200 || res.status === 503) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('server did not answer /api/health within 120 s');
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
