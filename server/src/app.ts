@@ -9,10 +9,13 @@ import type { JobQueue } from './adapters/queue.js';
 import { selectQueue, selectStorage } from './adapters/select.js';
 import type { Storage } from './adapters/storage.js';
 import type { Config } from './config.js';
+import { contactMessages } from './db/schema.js';
 import { createEngineRegistry } from './engines/registry.js';
 import { clientConfigRoutes } from './routes/client-config.js';
+import { contactRoutes } from './routes/contact.js';
 import { healthRoutes } from './routes/health.js';
 import { imageRoutes } from './routes/images.js';
+import { recommendationRoutes } from './routes/recommendations.js';
 import { errorSchema } from './routes/schemas.js';
 import { webRoutes } from './routes/web.js';
 import { JobService } from './services/jobs.js';
@@ -71,8 +74,18 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.setErrorHandler(errorHandler);
 
   imageRoutes(app, { jobs, storage, limits: config });
+  recommendationRoutes(app, { jobs, storage });
   healthRoutes(app, { database, storage, queue, registry, pool });
   clientConfigRoutes(app, config);
+  contactRoutes(app, {
+    save: async ({ name, email, message, ip }) => {
+      const [row] = await database.db
+        .insert(contactMessages)
+        .values({ name, email, message, clientIp: ip })
+        .returning({ id: contactMessages.id });
+      return row as { id: number };
+    },
+  });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await webRoutes(app, config.webDistDir);
 
