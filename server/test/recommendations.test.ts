@@ -1,5 +1,6 @@
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { detectFaces, releaseFaces } from '../src/engines/shared/faces.js';
 import { analysePhoto, recommend, recommendationsFor } from '../src/services/recommendations.js';
 import { fixtureBytes, fixturePixels, toPng } from './support/engine-ctx.js';
 import { addGaussianNoise } from './support/metrics.js';
@@ -30,6 +31,8 @@ describe('photo analysis', () => {
 });
 
 describe('recommendation rules', () => {
+  afterAll(() => releaseFaces());
+
   it('recommends nothing for a large, clean, well-exposed colour photo', async () => {
     expect(await ids(await large('coffee.png'))).toEqual([]);
     expect(await ids(await large('astronaut.png'))).toEqual([]);
@@ -77,6 +80,21 @@ describe('recommendation rules', () => {
       .png()
       .toBuffer();
     expect(await ids(dark)).toEqual(['hdr-enhancement']);
+  });
+
+  it('faces found → face-enhancement (the astronaut), none on the coffee cup or the cat', async () => {
+    const astronaut = await recommendationsFor(fixtureBytes('astronaut.png'), detectFaces);
+    const face = astronaut.find((r) => r.operationId === 'face-enhancement');
+    expect(face?.reason).toContain('a face');
+    expect(face?.confidence).toBeGreaterThan(0.8);
+    const big = await recommendationsFor(await large('astronaut.png'), detectFaces);
+    expect(big.map((r) => r.operationId)).toEqual(['face-enhancement']);
+    for (const name of ['coffee.png', 'chelsea.png']) {
+      const analysis = await analysePhoto(fixtureBytes(name), detectFaces);
+      expect(analysis.faces, name).toEqual([]);
+    }
+    // Without a detector the rule stays silent rather than guessing.
+    expect((await analysePhoto(fixtureBytes('astronaut.png'))).faces).toBeUndefined();
   });
 
   it('orders by confidence and keeps confidence within 0..1', () => {

@@ -1,8 +1,8 @@
 import { AppError, getOperation, type OperationId } from '@ai-editor/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Storage } from '../adapters/storage.js';
 import type { JobService } from '../services/jobs.js';
-import { type Recommendation, recommendationsFor } from '../services/recommendations.js';
+import { analysePhoto, type PhotoAnalysis, type Recommendation, recommend } from '../services/recommendations.js';
 import { ownerOf } from '../services/sessions.js';
 import { idParams } from './schemas.js';
 
@@ -23,6 +23,35 @@ const recommendationSchema = {
     required: ['operationId', 'reason', 'confidence'],
   },
 } as const;
+
+const ANALYSIS_MODULE = new URL('../services/photo-analysis.engine.ts', import.meta.url).href;
+/** How long the analysis may wait for a worker thread (behind a running job) before we answer without faces. */
+const ANALYSIS_TIMEOUT_MS = 60_000;
+
+/**
+ * Measures the photo in a worker thread with face detection when this process runs engines; otherwise (or if that
+ * fails) here, without faces: sharp does its work off the event loop, and the rest is a few milliseconds.
+ */
+async function analyse(
+  bytes: Buffer,
+  operation: OperationId,
+  jobs: JobService,
+  log: FastifyBaseLogger,
+): Promise<PhotoAnalysis> {
+  if (jobs.pool) {
+    try {
+      const out = await jobs.pool.run(
+        ANALYSIS_MODULE,
+        { operation, image: bytes, params: {} },
+        { onProgress: () => {}, timeoutMs: ANALYSIS_TIMEOUT_MS },
+      );
+      return out.metadata?.analysis as PhotoAnalysis;
+    } catch (err) {
+      log.warn({ err }, 'photo analysis with faces failed; answering without faces');
+    }
+  }
+  return analysePhoto(bytes);
+}
 
 /** A tool worth suggesting is one a visitor can open and run here, other than the one just used. */
 function offered(operationId: OperationId, current: string, jobs: JobService): boolean {
@@ -52,7 +81,13 @@ export function recommendationRoutes(app: FastifyInstance, deps: RecommendationR
       if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
       // Prompt-only jobs have no photo to analyse.
       if (!row.originalKey) return [];
-      const all = await recommendationsFor(await deps.storage.get(row.originalKey));
+      const analysis = await analyse(
+        await deps.storage.get(row.originalKey),
+        row.operation as OperationId,
+        deps.jobs,
+        request.log,
+      );
+      const all = recommend(analysis);
       return all.filter((r) => offered(r.operationId, row.operation, deps.jobs));
     },
   );

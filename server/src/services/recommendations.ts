@@ -1,5 +1,6 @@
 import type { OperationId } from '@ai-editor/core';
 import sharp from 'sharp';
+import type { RawImage } from '../engines/shared/image.js';
 import { estimateNoiseSigma } from '../engines/shared/nlmeans.js';
 
 /** A suggestion shown on the 'Try Now' card: which tool, why, and how sure we are (0 to 1). */
@@ -19,7 +20,12 @@ export interface PhotoAnalysis {
   meanLuma: number;
   /** Estimated standard deviation of white noise in the luma, 0-255 scale, at the photo's own resolution. */
   noiseSigma: number;
+  /** Detection scores of the faces found; absent when no face detector ran. */
+  faces?: number[];
 }
+
+/** A face detector (engines/shared/faces.ts in a worker thread); kept out of this module so the API need not load tfjs. */
+export type FaceDetector = (img: RawImage) => Promise<{ score: number; box: [number, number, number, number] }[]>;
 
 /** Chroma small enough to be JPEG ringing or a scanner's tint rather than colour. */
 const GRAY_CHROMA = 12;
@@ -32,11 +38,16 @@ const DARK_LUMA = 70;
 /** Colour and brightness are judged on a small copy; noise needs the photo's own pixels (shrinking averages it away). */
 const STATS_SIZE = 256;
 const NOISE_CROP = 768;
+/** Faces are looked for on a copy this size: the detector works at 256 px anyway, and small faces still count. */
+const FACE_SIZE = 1024;
+/** Faces smaller than this share of the photo's short side are too small to enhance usefully. */
+const MIN_FACE_SHARE = 0.05;
+const MIN_FACE_SCORE = 0.6;
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
-export async function analysePhoto(bytes: Buffer): Promise<PhotoAnalysis> {
+export async function analysePhoto(bytes: Buffer, detectFaces?: FaceDetector): Promise<PhotoAnalysis> {
   const base = sharp(bytes, { failOn: 'error' }).rotate();
   const meta = await base.metadata();
   const width = meta.autoOrient?.width ?? meta.width;
@@ -64,7 +75,23 @@ export async function analysePhoto(bytes: Buffer): Promise<PhotoAnalysis> {
   const plane = Float32Array.from(crop.data);
   const noiseSigma = estimateNoiseSigma(plane, crop.info.width, crop.info.height);
 
-  return { width, height, chromaP95, meanLuma, noiseSigma };
+  const analysis: PhotoAnalysis = { width, height, chromaP95, meanLuma, noiseSigma };
+  if (detectFaces) {
+    const { data, info } = await base
+      .clone()
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
+      .resize(FACE_SIZE, FACE_SIZE, { fit: 'inside', withoutEnlargement: true })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const minSide = MIN_FACE_SHARE * Math.min(info.width, info.height);
+    const faces = await detectFaces({ data, width: info.width, height: info.height, channels: 3 });
+    analysis.faces = faces
+      .filter((f) => f.score >= MIN_FACE_SCORE && Math.min(f.box[2], f.box[3]) >= minSide)
+      .map((f) => f.score);
+  }
+  return analysis;
 }
 
 function colourStats(data: Buffer, channels: number): { chromaP95: number; meanLuma: number } {
@@ -94,6 +121,14 @@ function colourStats(data: Buffer, channels: number): { chromaP95: number; meanL
 /** The rules, strongest first. Each fires on one measured property of the photo. */
 export function recommend(a: PhotoAnalysis): Recommendation[] {
   const out: Recommendation[] = [];
+  if (a.faces && a.faces.length > 0) {
+    const n = a.faces.length;
+    out.push({
+      operationId: 'face-enhancement',
+      reason: `We found ${n === 1 ? 'a face' : `${n} faces`} in your photo. Sharpen and restore ${n === 1 ? 'it' : 'them'}.`,
+      confidence: round2(clamp(Math.max(...a.faces), 0.5, 0.95)),
+    });
+  }
   if (a.chromaP95 <= GRAY_CHROMA) {
     out.push({
       operationId: 'colorization',
@@ -126,6 +161,6 @@ export function recommend(a: PhotoAnalysis): Recommendation[] {
   return out.sort((x, y) => y.confidence - x.confidence);
 }
 
-export async function recommendationsFor(bytes: Buffer): Promise<Recommendation[]> {
-  return recommend(await analysePhoto(bytes));
+export async function recommendationsFor(bytes: Buffer, detectFaces?: FaceDetector): Promise<Recommendation[]> {
+  return recommend(await analysePhoto(bytes, detectFaces));
 }

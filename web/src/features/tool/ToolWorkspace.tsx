@@ -46,10 +46,12 @@ export function ToolWorkspace({ op }: { op: Operation }) {
   const access = useAccess(op.id);
   const { data: config } = useServerConfig();
   const maxBytes = config?.limits?.maxUploadBytes ?? LIMITS.maxUploadBytes;
-  const [file, setFile] = useState<File | null>(() => {
-    const carried = takeCarriedPhoto();
-    return carried && op.input !== 'prompt' && !checkImageFile(carried, maxBytes) ? carried : null;
+  // A photo handed over by /editor or a 'Try Now' card starts the page (once; a reload starts empty).
+  const [carried] = useState(() => {
+    const photo = takeCarriedPhoto();
+    return photo && op.input !== 'prompt' && !checkImageFile(photo, maxBytes) ? photo : null;
   });
+  const [file, setFile] = useState<File | null>(carried);
   const [file2, setFile2] = useState<File | null>(null);
   const [params, setParams] = useState<Params>(() => defaultParams(op));
   const [submitting, setSubmitting] = useState(false);
@@ -214,7 +216,8 @@ export function ToolWorkspace({ op }: { op: Operation }) {
           {job.metadata.error || errorMessage('PROCESSING_FAILED')}
         </p>
       )}
-      {jobId !== null && needsPhoto && <RecommendationCard imageId={jobId} photo={file} />}
+      {/* After the result, when the worker is free again to look at the photo (faces need it). */}
+      {completed && needsPhoto && <RecommendationCard imageId={completed.id} photo={file} />}
     </div>
   );
 }
