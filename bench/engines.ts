@@ -1,0 +1,112 @@
+/**
+ * Local engines benchmark (issue 6). Prints one row per engine at 512x512 and 1024x1024 real photos: warm time
+ * (median of BENCH_RUNS runs), the process RSS after it ran (models of every engine so far still loaded) and a hash
+ * of the output; then the peak RSS with all engines loaded, and RSS every 20 jobs over BENCH_SOAK_JOBS mixed jobs
+ * (it must stay flat). Engines run in this thread, as they do in a worker thread.
+ * Run: npm run bench:engines   (BENCH_ONLY=denoising,hdr-enhancement to pick engines)
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { getOperation, type OperationId, parseParams } from '@ai-editor/core';
+import sharp from 'sharp';
+import { loadConfig } from '../server/src/config.js';
+import { localEngineModule } from '../server/src/engines/registry.js';
+import type { Engine, EngineInput } from '../server/src/engines/types.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SOAK = Number(process.env.BENCH_SOAK_JOBS ?? 200);
+const only = process.env.BENCH_ONLY?.split(',');
+process.env.MODEL_CACHE_DIR ??= path.resolve(import.meta.dirname, '../data/models');
+const threads = loadConfig().inferenceThreads;
+const fixtures = path.resolve(import.meta.dirname, '../fixtures');
+
+const dir = path.resolve(import.meta.dirname, '../server/src/engines/local');
+const operations = fs
+  .readdirSync(dir)
+  .map((f) => f.replace(/\.ts$/, '') as OperationId)
+  .filter((op) => !only || only.includes(op))
+  .sort();
+
+/** Faces for the face tools, a scene for the rest; a centred blob mask for the mask tools. */
+async function inputFor(op: OperationId, size: number, params: Record<string, string> = {}): Promise<EngineInput> {
+  const name = /face|restoration|cartoon|segmentation/.test(op) ? 'astronaut.png' : 'coffee.png';
+  const image = await sharp(path.join(fixtures, name))
+    .resize(size, size, { fit: 'cover', kernel: 'lanczos3' })
+    .png()
+    .toBuffer();
+  const spec = getOperation(op);
+  const input: EngineInput = { operation: op, image, params: parseParams(spec, params) };
+  if (spec.mask === 'required') {
+    const r = Math.round(size * 0.12);
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"><rect width="100%" height="100%" fill="black"/><ellipse cx="${size * 0.6}" cy="${size * 0.55}" rx="${r}" ry="${r * 0.7}" fill="white"/></svg>`;
+    input.mask = await sharp(Buffer.from(svg)).png().toBuffer();
+  }
+  return input;
+}
+
+const ctx = { threads, progress: () => {}, signal: new AbortController().signal };
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+const engines = new Map<OperationId, Engine>();
+
+async function time(engine: Engine, input: EngineInput) {
+  await engine.run(input, ctx); // warm: models loaded, caches filled
+  const times: number[] = [];
+  let out: Buffer | undefined;
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    out = (await engine.run(input, ctx)).images[0];
+    times.push(performance.now() - t);
+  }
+  return {
+    ms: median(times),
+    hash: createHash('sha256')
+      .update(out as Buffer)
+      .digest('hex')
+      .slice(0, 12),
+  };
+}
+
+console.log(`local engines, ${threads} inference threads, warm median of ${RUNS} runs`);
+console.log(['engine', 'size', 'params', 'warm ms', 'RSS after', 'output sha256'].join('\t'));
+const cases: { op: OperationId; params?: Record<string, string> }[] = operations.flatMap((op) =>
+  op === 'super-resolution'
+    ? [
+        { op, params: { scale: '2' } },
+        { op, params: { scale: '4' } },
+      ]
+    : [{ op }],
+);
+for (const { op, params } of cases) {
+  const module = localEngineModule(op);
+  if (!module) continue;
+  const engine = engines.get(op) ?? ((await import(module)) as { default: Engine }).default;
+  engines.set(op, engine);
+  for (const size of [512, 1024]) {
+    if (op === 'super-resolution' && params?.scale === '4' && size === 1024) continue; // 4096² output: see README
+    const r = await time(engine, await inputFor(op, size, params));
+    console.log(
+      [
+        op,
+        `${size}x${size}`,
+        JSON.stringify(params ?? {}),
+        r.ms.toFixed(0),
+        mb(process.memoryUsage().rss),
+        r.hash,
+      ].join('\t'),
+    );
+  }
+}
+console.log(`peak RSS with all engines loaded: ${mb(process.resourceUsage().maxRSS * 1024)}   (target <= 2.5 GB)`);
+
+// Soak: mixed jobs at 512x512; RSS sampled every 20 jobs must not climb.
+const mix = await Promise.all(operations.map((op) => inputFor(op, 512)));
+const samples: string[] = [];
+for (let i = 0; i < SOAK; i++) {
+  const input = mix[i % mix.length] as EngineInput;
+  await (engines.get(input.operation) as Engine).run(input, ctx);
+  if ((i + 1) % 20 === 0) samples.push(mb(process.memoryUsage().rss));
+}
+console.log(`RSS every 20 of ${SOAK} mixed jobs: ${samples.join(', ')}`);
+process.exit(0);
