@@ -451,7 +451,7 @@ export const OPERATIONS: readonly Operation[] = [
     route: '/features/inpainting',
     input: 'photo+mask',
     mask: 'required',
-    status: 'coming-soon',
+    status: 'working',
     guestAccess: false,
     params: [],
     whyChoose: ['Precise brush masks', 'Fills from surrounding texture', 'Untouched outside the mask', 'PNG output'],

@@ -1,0 +1,509 @@
+/**
+ * Exemplar-based inpainting: multi-scale patch synthesis with PatchMatch, after Wexler, Shechtman & Irani 2007
+ * ("Space-time completion of video") and Newson, Almansa, Gousseau & Pérez 2014 ("Non-local patch-based image
+ * inpainting", IPOL). A pyramid is built until the hole is only a few pixels deep; the coarsest hole is filled by
+ * onion peeling; then on every level, coarse to fine, an EM loop alternates PatchMatch (Barnes et al. 2009: each
+ * patch touching the hole finds a similar patch wholly outside it) and a vote in which each hole pixel becomes the
+ * similarity-weighted mean of what the overlapping matches say it should be. The nearest-neighbour field is carried
+ * up the pyramid, so fine levels copy real full-resolution texture instead of blurring the coarse guess.
+ */
+import { dilate } from './fit.js';
+import type { RawImage } from './image.js';
+
+export interface InpaintOptions {
+  /** Patch half-size: 3 gives the 7x7 patches of Newson et al. */
+  patchRadius?: number;
+  /** Seed for the random search, so the same input gives the same output. */
+  seed?: number;
+  onProgress?: (fraction: number) => void;
+}
+
+export interface InpaintResult {
+  image: RawImage;
+  levels: number;
+}
+
+/** Levels with fewer patches to match than this get 3 EM iterations, up to LARGE_LEVEL 2, beyond that a vote. */
+const SMALL_LEVEL = 15_000;
+const LARGE_LEVEL = 60_000;
+/** Random-search radius on levels below the coarsest. */
+const LOCAL_SEARCH = 16;
+
+/**
+ * Channels per pixel: RGB plus two texture features (Newson et al. §2.4): the mean absolute horizontal and vertical
+ * gradient around the pixel. Without them, plain colour distances prefer smooth patches and fill textured ground with
+ * a flat smear; with them, textured holes are filled from textured sources.
+ */
+const NC = 5;
+/** Weight of the texture features against colour: 6 kept wood grain in a wood-grain hole; 20 copied whole objects. */
+const TEXTURE_WEIGHT = 6;
+
+interface Level {
+  w: number;
+  h: number;
+  /** NC floats per pixel; hole pixels hold the current estimate. */
+  img: Float32Array;
+  /** 1 where the pixel is to be filled. */
+  hole: Uint8Array;
+}
+
+function mulberry32(seed: number): () => number {
+  let t = seed >>> 0;
+  return () => {
+    t = (t + 0x6d2b79f5) >>> 0;
+    let r = Math.imul(t ^ (t >>> 15), 1 | t);
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Half-size level: a pixel is a hole if any pixel under it is; known pixels are the mean of the four below. */
+function downsample(l: Level): Level {
+  const w = (l.w + 1) >> 1;
+  const h = (l.h + 1) >> 1;
+  const img = new Float32Array(w * h * NC);
+  const hole = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const o = y * w + x;
+      let n = 0;
+      for (let dy = 0; dy < 2; dy++) {
+        for (let dx = 0; dx < 2; dx++) {
+          const fx = 2 * x + dx;
+          const fy = 2 * y + dy;
+          if (fx >= l.w || fy >= l.h) continue;
+          const i = fy * l.w + fx;
+          if (l.hole[i]) hole[o] = 1;
+          for (let c = 0; c < NC; c++) img[o * NC + c] = (img[o * NC + c] as number) + (l.img[i * NC + c] as number);
+          n++;
+        }
+      }
+      for (let c = 0; c < NC; c++) img[o * NC + c] = (img[o * NC + c] as number) / n;
+    }
+  }
+  return { w, h, img, hole };
+}
+
+/** The largest chessboard distance from a hole pixel to the nearest known pixel (two-pass chamfer). */
+function holeDepth(hole: Uint8Array, w: number, h: number): number {
+  const d = new Int32Array(w * h);
+  const big = w + h;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (!hole[i]) continue;
+      let v = big;
+      if (x > 0) v = Math.min(v, (d[i - 1] as number) + 1);
+      if (y > 0) {
+        v = Math.min(v, (d[i - w] as number) + 1);
+        if (x > 0) v = Math.min(v, (d[i - w - 1] as number) + 1);
+        if (x < w - 1) v = Math.min(v, (d[i - w + 1] as number) + 1);
+      }
+      d[i] = v;
+    }
+  }
+  let max = 0;
+  for (let y = h - 1; y >= 0; y--) {
+    for (let x = w - 1; x >= 0; x--) {
+      const i = y * w + x;
+      if (!hole[i]) continue;
+      let v = d[i] as number;
+      if (x < w - 1) v = Math.min(v, (d[i + 1] as number) + 1);
+      if (y < h - 1) {
+        v = Math.min(v, (d[i + w] as number) + 1);
+        if (x < w - 1) v = Math.min(v, (d[i + w + 1] as number) + 1);
+        if (x > 0) v = Math.min(v, (d[i + w - 1] as number) + 1);
+      }
+      d[i] = v;
+      if (v > max) max = v;
+    }
+  }
+  return max;
+}
+
+/** Fills the hole from its border inwards, each ring taking the mean of its known 8-neighbours. */
+function onionPeel(l: Level): void {
+  const { w, h, img } = l;
+  const known = Uint8Array.from(l.hole, (v) => (v ? 0 : 1));
+  let remaining = l.hole.reduce((s, v) => s + v, 0);
+  const sum = new Float64Array(NC);
+  while (remaining > 0) {
+    const ring: number[] = [];
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const i = y * w + x;
+        if (known[i]) continue;
+        let n = 0;
+        sum.fill(0);
+        for (let dy = -1; dy <= 1; dy++) {
+          for (let dx = -1; dx <= 1; dx++) {
+            const nx = x + dx;
+            const ny = y + dy;
+            if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+            const j = ny * w + nx;
+            if (!known[j]) continue;
+            for (let c = 0; c < NC; c++) sum[c] = (sum[c] as number) + (img[j * NC + c] as number);
+            n++;
+          }
+        }
+        if (n === 0) continue;
+        for (let c = 0; c < NC; c++) img[i * NC + c] = (sum[c] as number) / n;
+        ring.push(i);
+      }
+    }
+    if (ring.length === 0) break;
+    for (const i of ring) known[i] = 1;
+    remaining -= ring.length;
+  }
+}
+
+/** One pyramid level's patch matching state. */
+class Matcher {
+  readonly targets: Int32Array;
+  readonly valid: Uint8Array;
+  readonly validList: Int32Array;
+  readonly nnf: Int32Array;
+  readonly nnd: Float32Array;
+  private readonly offs: Int32Array;
+
+  constructor(
+    readonly l: Level,
+    readonly r: number,
+    private readonly rnd: () => number,
+  ) {
+    const { w, h, hole } = l;
+    const near = dilate(hole, w, h, r);
+    this.valid = new Uint8Array(w * h);
+    let nt = 0;
+    for (let y = r; y < h - r; y++) for (let x = r; x < w - r; x++) nt += near[y * w + x] as number;
+    this.targets = new Int32Array(nt);
+    this.validList = new Int32Array((w - 2 * r) * (h - 2 * r) - nt);
+    let ti = 0;
+    let vi = 0;
+    for (let y = r; y < h - r; y++) {
+      for (let x = r; x < w - r; x++) {
+        const i = y * w + x;
+        if (near[i]) this.targets[ti++] = i;
+        else {
+          this.valid[i] = 1;
+          this.validList[vi++] = i;
+        }
+      }
+    }
+    this.nnf = new Int32Array(w * h).fill(-1);
+    this.nnd = new Float32Array(w * h);
+    const offs: number[] = [];
+    for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) offs.push(dy * w + dx);
+    this.offs = Int32Array.from(offs);
+  }
+
+  randomValid(): number {
+    return this.validList[Math.floor(this.rnd() * this.validList.length)] as number;
+  }
+
+  dist(t: number, s: number, limit: number): number {
+    const img = this.l.img;
+    const offs = this.offs;
+    let d = 0;
+    for (let k = 0; k < offs.length; k++) {
+      const o = offs[k] as number;
+      const a = (t + o) * NC;
+      const b = (s + o) * NC;
+      const e0 = (img[a] as number) - (img[b] as number);
+      const e1 = (img[a + 1] as number) - (img[b + 1] as number);
+      const e2 = (img[a + 2] as number) - (img[b + 2] as number);
+      const e3 = (img[a + 3] as number) - (img[b + 3] as number);
+      const e4 = (img[a + 4] as number) - (img[b + 4] as number);
+      d += e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 + e4 * e4;
+      if (d >= limit) return d;
+    }
+    return d;
+  }
+
+  /** Recomputes every match's distance against the current estimate of the hole. */
+  refreshDistances(): void {
+    for (const t of this.targets) this.nnd[t] = this.dist(t, this.nnf[t] as number, Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * One PatchMatch sweep: propagation from the previous neighbours in scan order, then random search in windows
+   * halving from `radius` down to one pixel around the best match.
+   */
+  sweep(reverse: boolean, radius: number): void {
+    const { w, h } = this.l;
+    const { targets, nnf, nnd, valid, r } = this;
+    const step = reverse ? -1 : 1;
+    const n = targets.length;
+    for (let k = reverse ? n - 1 : 0; k >= 0 && k < n; k += step) {
+      const t = targets[k] as number;
+      let best = nnf[t] as number;
+      let bestD = nnd[t] as number;
+      // Propagation: the neighbour's match, shifted by one.
+      for (const nb of [t - step, t - step * w]) {
+        const m = nnf[nb];
+        if (m === undefined || m < 0) continue;
+        const cand = m + (t - nb);
+        if (cand < 0 || cand >= valid.length || !valid[cand] || cand === best) continue;
+        const d = this.dist(t, cand, bestD);
+        if (d < bestD) {
+          best = cand;
+          bestD = d;
+        }
+      }
+      const bx = best % w;
+      const by = (best - bx) / w;
+      for (let rad = radius; rad >= 1; rad >>= 1) {
+        const cx = Math.min(w - 1 - r, Math.max(r, bx + Math.floor((2 * this.rnd() - 1) * rad)));
+        const cy = Math.min(h - 1 - r, Math.max(r, by + Math.floor((2 * this.rnd() - 1) * rad)));
+        const cand = cy * w + cx;
+        if (!valid[cand] || cand === best) continue;
+        const d = this.dist(t, cand, bestD);
+        if (d < bestD) {
+          best = cand;
+          bestD = d;
+        }
+      }
+      nnf[t] = best;
+      nnd[t] = bestD;
+    }
+  }
+
+  /**
+   * Re-estimates the hole: every pixel becomes the weighted mean of the pixels that the matches of the patches
+   * covering it put there, weighted by exp(-d / 2s^2) with s^2 the 75th percentile of the distances (Newson et al.).
+   * The final vote instead takes each pixel from the best-matching patch that covers it, which keeps texture sharp.
+   */
+  vote(final: boolean): void {
+    const { w, hole, img } = this.l;
+    const { targets, nnf, nnd, r } = this;
+    const sorted = Float32Array.from(targets, (t) => nnd[t] as number).sort();
+    const s2 = Math.max(sorted[Math.floor(sorted.length * 0.75)] ?? 0, 1e-3);
+    const acc = new Float32Array(img.length);
+    const wsum = new Float32Array(hole.length);
+    const bestD = final ? new Float32Array(hole.length).fill(Number.POSITIVE_INFINITY) : null;
+    for (const t of targets) {
+      const s = nnf[t] as number;
+      const d = nnd[t] as number;
+      const wt = Math.exp(-d / (2 * s2)) + 1e-6;
+      for (let dy = -r; dy <= r; dy++) {
+        for (let dx = -r; dx <= r; dx++) {
+          const q = t + dy * w + dx;
+          if (!hole[q]) continue;
+          const p = s + dy * w + dx;
+          if (bestD) {
+            if (d >= (bestD[q] as number)) continue;
+            bestD[q] = d;
+            wsum[q] = 1;
+            for (let c = 0; c < NC; c++) acc[q * NC + c] = img[p * NC + c] as number;
+          } else {
+            wsum[q] = (wsum[q] as number) + wt;
+            for (let c = 0; c < NC; c++)
+              acc[q * NC + c] = (acc[q * NC + c] as number) + wt * (img[p * NC + c] as number);
+          }
+        }
+      }
+    }
+    for (let q = 0; q < hole.length; q++) {
+      const ws = wsum[q] as number;
+      if (!hole[q] || ws === 0) continue;
+      for (let c = 0; c < NC; c++) img[q * NC + c] = (acc[q * NC + c] as number) / ws;
+    }
+  }
+}
+
+/** Carries the coarse field up: a fine target takes its coarse parent's match, doubled, plus its own offset. */
+function upsampleField(coarse: Matcher, fine: Matcher): void {
+  const cw = coarse.l.w;
+  const fw = fine.l.w;
+  for (const t of fine.targets) {
+    const x = t % fw;
+    const y = (t - x) / fw;
+    const m = coarse.nnf[(y >> 1) * cw + (x >> 1)] as number;
+    let cand = -1;
+    if (m >= 0) {
+      const mx = m % cw;
+      const my = (m - mx) / cw;
+      const fx = 2 * mx + (x & 1);
+      const fy = 2 * my + (y & 1);
+      if (fx < fw && fy < fine.l.h) cand = fy * fw + fx;
+    }
+    fine.nnf[t] = cand >= 0 && fine.valid[cand] ? cand : fine.randomValid();
+  }
+}
+
+/** Fills the fine hole with the coarse result, bilinearly, as the starting estimate. */
+function upsampleHole(coarse: Level, fine: Level): void {
+  const { w, h, img, hole } = fine;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (!hole[i]) continue;
+      const sx = Math.min(Math.max((x - 0.5) / 2, 0), coarse.w - 1);
+      const sy = Math.min(Math.max((y - 0.5) / 2, 0), coarse.h - 1);
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      const x1 = Math.min(x0 + 1, coarse.w - 1);
+      const y1 = Math.min(y0 + 1, coarse.h - 1);
+      const fx = sx - x0;
+      const fy = sy - y0;
+      for (let c = 0; c < NC; c++) {
+        const a = (coarse.img[NC * (y0 * coarse.w + x0) + c] as number) * (1 - fx);
+        const b = (coarse.img[NC * (y0 * coarse.w + x1) + c] as number) * fx;
+        const d = (coarse.img[NC * (y1 * coarse.w + x0) + c] as number) * (1 - fx);
+        const e = (coarse.img[NC * (y1 * coarse.w + x1) + c] as number) * fx;
+        img[NC * i + c] = (a + b) * (1 - fy) + (d + e) * fy;
+      }
+    }
+  }
+}
+
+/** Half-size hole map: a pixel is a hole if any pixel under it is. */
+function downsampleHole(hole: Uint8Array, w: number, h: number): Uint8Array {
+  const cw = (w + 1) >> 1;
+  const ch = (h + 1) >> 1;
+  const out = new Uint8Array(cw * ch);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (hole[y * w + x]) out[(y >> 1) * cw + (x >> 1)] = 1;
+  return out;
+}
+
+/** Patch centres that could serve as sources (wholly outside the hole) and those that must be matched. */
+function countPatches(hole: Uint8Array, w: number, h: number, r: number): { sources: number; targets: number } {
+  const near = dilate(hole, w, h, r);
+  let sources = 0;
+  let targets = 0;
+  for (let y = r; y < h - r; y++) for (let x = r; x < w - r; x++) near[y * w + x] ? targets++ : sources++;
+  return { sources, targets };
+}
+
+/**
+ * The full-resolution level: RGB plus the texture features, each the mean absolute gradient over a window of
+ * `win` pixels, averaged over known pixels only (gradients that touch the hole are unknown).
+ */
+function baseLevel(image: RawImage, hole: Uint8Array, win: number): Level {
+  const { width: w, height: h, channels: c } = image;
+  const n = w * h;
+  const img = new Float32Array(n * NC);
+  const gray = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    let g = 0;
+    for (let k = 0; k < 3; k++) {
+      const v = image.data[i * c + Math.min(k, c - 1)] as number;
+      img[i * NC + k] = v;
+      g += v;
+    }
+    gray[i] = g / 3;
+  }
+  const half = win >> 1;
+  for (let axis = 0; axis < 2; axis++) {
+    const step = axis === 0 ? 1 : w;
+    // Integral images of |gradient| and of the count of known gradients.
+    const sum = new Float64Array((w + 1) * (h + 1));
+    const cnt = new Float64Array((w + 1) * (h + 1));
+    for (let y = 0; y < h; y++) {
+      let rs = 0;
+      let rc = 0;
+      for (let x = 0; x < w; x++) {
+        const i = y * w + x;
+        const inside = axis === 0 ? x > 0 && x < w - 1 : y > 0 && y < h - 1;
+        if (inside && !hole[i] && !hole[i - step] && !hole[i + step]) {
+          rs += Math.abs((gray[i + step] as number) - (gray[i - step] as number)) / 2;
+          rc += 1;
+        }
+        const o = (y + 1) * (w + 1) + x + 1;
+        sum[o] = (sum[o - w - 1] as number) + rs;
+        cnt[o] = (cnt[o - w - 1] as number) + rc;
+      }
+    }
+    for (let y = 0; y < h; y++) {
+      const y0 = Math.max(0, y - half);
+      const y1 = Math.min(h, y + half + 1);
+      for (let x = 0; x < w; x++) {
+        const x0 = Math.max(0, x - half);
+        const x1 = Math.min(w, x + half + 1);
+        const a = y1 * (w + 1) + x1;
+        const b = y0 * (w + 1) + x1;
+        const c = y1 * (w + 1) + x0;
+        const d = y0 * (w + 1) + x0;
+        const k = (cnt[a] as number) - (cnt[b] as number) - (cnt[c] as number) + (cnt[d] as number);
+        const total = (sum[a] as number) - (sum[b] as number) - (sum[c] as number) + (sum[d] as number);
+        img[(y * w + x) * NC + 3 + axis] = k > 0 ? (TEXTURE_WEIGHT * total) / k : 0;
+      }
+    }
+  }
+  return { w, h, img, hole };
+}
+
+/**
+ * Fills the set pixels of `mask` (1 channel, same size) in an RGB image. Throws when no patch lies wholly outside
+ * the mask (there is nothing to copy from).
+ */
+export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = {}): InpaintResult {
+  const r = opts.patchRadius ?? 3;
+  const rnd = mulberry32(opts.seed ?? 1);
+  const { width: w, height: h } = image;
+  const n = w * h;
+  const c = image.channels;
+  const hole = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (mask.data[i]) hole[i] = 1;
+
+  // Halve until the hole is at most a patch radius deep, while enough source patches remain to copy from.
+  let count = 1;
+  let depth = holeDepth(hole, w, h);
+  for (let lw = w, lh = h, lhole: Uint8Array = hole; depth > r && Math.min(lw, lh) >= 8 * r; ) {
+    const nhole = downsampleHole(lhole, lw, lh);
+    lw = (lw + 1) >> 1;
+    lh = (lh + 1) >> 1;
+    const { sources, targets } = countPatches(nhole, lw, lh, r);
+    if (sources < Math.max(64, targets / 4)) break;
+    lhole = nhole;
+    count++;
+    depth = Math.ceil(depth / 2);
+  }
+  const levels: Level[] = [baseLevel(image, hole, Math.min(2 ** (count - 1), 16))];
+  while (levels.length < count) levels.push(downsample(levels[levels.length - 1] as Level));
+  const base = levels[0] as Level;
+
+  const matchers: Matcher[] = [];
+  const work = levels.map((l) => l.w * l.h);
+  const totalWork = work.reduce((a, b) => a + b, 0);
+  let done = 0;
+  for (let li = levels.length - 1; li >= 0; li--) {
+    const level = levels[li] as Level;
+    const m = new Matcher(level, r, rnd);
+    if (m.validList.length === 0) throw new Error('Nothing outside the mask to fill it from');
+    if (li === levels.length - 1) {
+      onionPeel(level);
+      for (const t of m.targets) m.nnf[t] = m.randomValid();
+    } else {
+      upsampleHole(levels[li + 1] as Level, level);
+      upsampleField(matchers[matchers.length - 1] as Matcher, m);
+    }
+    matchers.push(m);
+    // The coarsest level searches the whole level; finer ones refine the carried-up field near where it points.
+    // Large levels dominate the time and their carried-up field is already good: they only re-vote, copying
+    // full-resolution texture along it.
+    const coarsest = li === levels.length - 1;
+    const targets = m.targets.length;
+    const emIters = coarsest ? 6 : targets < SMALL_LEVEL ? 3 : targets < LARGE_LEVEL ? 2 : 1;
+    const sweeps = coarsest || targets < LARGE_LEVEL ? 2 : 0;
+    const radius = coarsest ? Math.max(level.w, level.h) : LOCAL_SEARCH;
+    for (let em = 0; em < emIters; em++) {
+      m.refreshDistances();
+      for (let sIt = 0; sIt < sweeps; sIt++) m.sweep(sIt % 2 === 1, radius);
+      m.vote(li === 0 && em === emIters - 1);
+    }
+    done += work[li] as number;
+    opts.onProgress?.(done / totalWork);
+  }
+
+  const data = Buffer.alloc(n * c);
+  image.data.copy(data);
+  for (let i = 0; i < n; i++) {
+    if (!base.hole[i]) continue;
+    for (let k = 0; k < Math.min(c, 3); k++) {
+      const v = base.img[NC * i + k] as number;
+      data[i * c + k] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v);
+    }
+  }
+  return { image: { ...image, data }, levels: levels.length };
+}
