@@ -70,7 +70,8 @@ async function time(engine: Engine, input: EngineInput) {
 
 console.log(`local engines, ${threads} inference threads, warm median of ${RUNS} runs`);
 console.log(['engine', 'size', 'params', 'warm ms', 'RSS after', 'output sha256'].join('\t'));
-const cases: { op: OperationId; params?: Record<string, string> }[] = operations.flatMap((op) =>
+type Case = { op: OperationId; params?: Record<string, string> };
+const cases = operations.flatMap((op): Case[] =>
   op === 'super-resolution'
     ? [
         { op, params: { scale: '2' } },
