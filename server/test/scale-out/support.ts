@@ -109,7 +109,7 @@ export async function startWorker(env: Record<string, string>): Promise<WorkerCh
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const name = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('worker did not start in 30 s')), 30_000);
+    const timer = setTimeout(() => reject(new Error('worker did not start in 60 s')), 60_000);
     child.on('message', (m: { ready?: string }) => {
       if (m.ready) {
         clearTimeout(timer);
@@ -132,7 +132,7 @@ export async function startWorker(env: Record<string, string>): Promise<WorkerCh
   };
 }
 
-export async function waitUntil<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000) {
+export async function waitUntil<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 60_000) {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -140,4 +140,30 @@ export async function waitUntil<T>(what: string, check: () => Promise<T | undefi
     if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+export interface Visitor {
+  fetch(pathname: string, init?: RequestInit): Promise<Response>;
+  submit(fields: Record<string, string | Blob>): Promise<Response>;
+}
+
+/** A browser-like client with its own session cookie. */
+export function visitor(base: () => string): Visitor {
+  let cookie = '';
+  const self: Visitor = {
+    async fetch(pathname, init = {}) {
+      const headers = new Headers(init.headers);
+      if (cookie) headers.set('cookie', cookie);
+      const res = await fetch(base() + pathname, { ...init, headers });
+      const set = res.headers.getSetCookie();
+      if (set.length) cookie = set.map((c) => c.split(';')[0]).join('; ');
+      return res;
+    },
+    submit(fields) {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) form.append(k, v);
+      return self.fetch('/api/images', { method: 'POST', body: form });
+    },
+  };
+  return self;
 }

@@ -1,4 +1,4 @@
-/** Test-only entry of a worker process: the real worker, with the slow test engine for background removal. */
+/** Test-only entry of a worker process: the real worker, with the slow test engine for face enhancement. */
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { startWorkerProcess } from '../../src/worker/process.js';
@@ -7,7 +7,7 @@ const log = pino({ level: process.env.LOG_LEVEL ?? 'warn' });
 const worker = await startWorkerProcess({
   config: loadConfig(),
   log,
-  localEngineOverrides: { 'background-removal': new URL('./slow-engine.ts', import.meta.url).href },
+  localEngineOverrides: { 'face-enhancement': new URL('./slow-engine.ts', import.meta.url).href },
 });
 process.send?.({ ready: worker.name });
 process.on('SIGTERM', async () => {
