@@ -422,7 +422,7 @@ export const OPERATIONS: readonly Operation[] = [
     description: 'Lift shadows and local contrast for a balanced, vivid photo.',
     route: '/features/hdr',
     input: 'photo',
-    status: 'coming-soon',
+    status: 'working',
     guestAccess: false,
     params: [
       { kind: 'number', name: 'strength', label: 'Strength', default: 50, min: 1, max: 100, step: 1, slider: true },

@@ -1,0 +1,120 @@
+import { guidedFilter } from '../shared/guided-filter.js';
+import { decode, encodePng, type RawImage } from '../shared/image.js';
+import type { Engine } from '../types.js';
+
+/**
+ * HDR look by base/detail tone mapping (Durand & Dorsey 2002, with the guided filter of He et al. 2010 as the
+ * edge-preserving smoother, so large edges do not halo). Log luminance is split into a base layer (the lighting)
+ * and a detail layer (texture); the base gets an adaptive gamma lift (more for darker photos), the detail is kept
+ * and gently boosted, so shadows open up without the flat look a global gamma gives them. The ratio of new to old
+ * luminance is a gain map applied equally to R, G and B, which keeps hue and saturation; a soft shoulder rolls the
+ * brightest channel off below 255, so no pixel that was not clipped becomes clipped.
+ */
+
+/** Mean luminance (0-1) the lift aims at at full strength. */
+const TARGET_MEAN = 0.5;
+/** The strongest lift: the base's gamma never goes below this. */
+const MIN_GAMMA = 0.35;
+/** Gain cap, so black noise is not blown up. */
+const MAX_GAIN = 8;
+/** Where the highlight shoulder starts (0-255). */
+const KNEE = 220;
+/** Keeps the logarithm finite at black (about one code value). */
+const FLOOR = 1 / 255;
+/**
+ * Guided filter: window radius as a share of the shorter side, and eps (log-luminance variance). Only edges of more
+ * than about e:1 stay in the base; a smaller eps also kept dark texture in the base, where the lift flattened it.
+ */
+const RADIUS_SHARE = 1 / 40;
+const EPS = 1;
+
+export interface HdrResult {
+  image: RawImage;
+  gamma: number;
+  detailBoost: number;
+}
+
+function luminance(photo: RawImage): Float32Array {
+  const { width: w, height: h, channels: c, data } = photo;
+  const lum = new Float32Array(w * h);
+  for (let i = 0; i < w * h; i++) {
+    const o = i * c;
+    const y =
+      c >= 3
+        ? 0.2126 * (data[o] as number) + 0.7152 * (data[o + 1] as number) + 0.0722 * (data[o + 2] as number)
+        : (data[o] as number);
+    lum[i] = y / 255;
+  }
+  return lum;
+}
+
+/** strength: 0-2 (the slider's 50 is 1). */
+export function hdrEnhance(photo: RawImage, strength: number): HdrResult {
+  const { width: w, height: h, channels: c, data } = photo;
+  const n = w * h;
+  const s = Math.max(0, Math.min(2, strength));
+  const lum = luminance(photo);
+
+  const logL = new Float32Array(n);
+  let mean = 0;
+  for (let i = 0; i < n; i++) {
+    logL[i] = Math.log((lum[i] as number) + FLOOR);
+    mean += lum[i] as number;
+  }
+  mean = Math.min(Math.max(mean / n, 1e-3), 0.999);
+  const radius = Math.max(2, Math.round(Math.min(w, h) * RADIUS_SHARE));
+  const base = guidedFilter(logL, w, h, radius, EPS);
+
+  // The gamma that would bring the mean to the target, eased in by strength; bright photos get little or none.
+  const ideal = Math.max(MIN_GAMMA, Math.min(1, Math.log(TARGET_MEAN) / Math.log(mean)));
+  const gamma = Math.max(MIN_GAMMA, 1 - Math.min(1, 0.7 * s) * (1 - ideal));
+  const detailBoost = 1 + 0.25 * s;
+  // The lift pivots on the bright end of the base, so highlights stay where they are.
+  const sorted = Float32Array.from(base).sort();
+  const pivot = sorted[Math.floor(0.99 * (n - 1))] as number;
+
+  const out = Buffer.alloc(data.length);
+  for (let i = 0; i < n; i++) {
+    const o = i * c;
+    const b = base[i] as number;
+    const lifted = b < pivot ? pivot + gamma * (b - pivot) : b;
+    const after = Math.exp(lifted + detailBoost * ((logL[i] as number) - b)) - FLOOR;
+    const before = lum[i] as number;
+    let gain = before > 0 ? Math.min(MAX_GAIN, Math.max(0, after) / before) : 1;
+    const top =
+      c >= 3 ? Math.max(data[o] as number, data[o + 1] as number, data[o + 2] as number) : (data[o] as number);
+    if (top >= 255) gain = Math.min(gain, 1);
+    else if (gain > 1 && top * gain > KNEE) {
+      // Soft shoulder: the brightest channel approaches 255 without reaching it, and never drops below where it was.
+      const span = 254.4 - KNEE;
+      const shoulder = KNEE + span * (1 - Math.exp(-(top * gain - KNEE) / span));
+      gain = Math.max(top, shoulder) / top;
+    }
+    const colours = Math.min(c, 3);
+    for (let k = 0; k < colours; k++) out[o + k] = Math.min(255, Math.round((data[o + k] as number) * gain));
+    if (c === 2 || c === 4) out[o + c - 1] = data[o + c - 1] as number;
+  }
+  return { image: { ...photo, data: out }, gamma, detailBoost };
+}
+
+const hdr: Engine = {
+  async run(input, ctx) {
+    if (!input.image) throw new Error('HDR enhancement needs a photo');
+    ctx.progress({ stage: 'Reading the photo', percent: 5 });
+    const photo = await decode(input.image);
+    ctx.progress({ stage: 'Lifting shadows, keeping local contrast', percent: 30 });
+    const result = hdrEnhance(photo, Number(input.params.strength ?? 50) / 50);
+    ctx.progress({ stage: 'Encoding', percent: 85 });
+    const png = await encodePng(result.image);
+    return {
+      images: [png],
+      metadata: {
+        method: 'base/detail tone mapping (guided filter), gamma-lifted base, gain map on RGB',
+        gamma: Math.round(result.gamma * 1000) / 1000,
+        detailBoost: result.detailBoost,
+      },
+    };
+  },
+};
+
+export default hdr;
