@@ -1,0 +1,15 @@
+# One image for both roles: `npm run serve` (API + web app) and `npm run worker` (scale-out worker process).
+FROM node:20-bookworm-slim
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+COPY core/package.json core/
+COPY server/package.json server/
+COPY web/package.json web/
+# Dev dependencies stay: the server runs TypeScript through tsx, and the web build needs Vite.
+RUN npm ci
+COPY . .
+RUN npm run build
+ENV DATA_DIR=/data PORT=5000
+VOLUME /data
+EXPOSE 5000
+CMD ["npm", "run", "serve"]
