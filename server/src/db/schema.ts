@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** One row per job: the spec's image record (SPEC §3) plus owner, parameters, file keys and timestamps. */
 export const images = pgTable(
@@ -42,4 +42,43 @@ export const contactMessages = pgTable('contact_messages', {
   message: text('message').notNull(),
   clientIp: text('client_ip'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A visitor's session bound to the signed-in user (DESIGN §4): set at sign-in, deleted at sign-out. */
+export const sessionBindings = pgTable(
+  'session_bindings',
+  {
+    sessionId: text('session_id').primaryKey(),
+    uid: text('uid').notNull(),
+    /** The profile from the ID token at sign-in, for `GET /api/me`. */
+    email: text('email'),
+    name: text('name'),
+    picture: text('picture'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('session_bindings_uid_idx').on(t.uid)],
+);
+
+/** Accepted submissions per signed-in user, operation and UTC day; counted atomically against the daily limit. */
+export const usageCounters = pgTable(
+  'usage_counters',
+  {
+    uid: text('uid').notNull(),
+    operation: text('operation').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.uid, t.operation, t.day] })],
+);
+
+/** Which counter a job was charged to; `refundedAt` marks the one give-back of a failed job. */
+export const usageCharges = pgTable('usage_charges', {
+  imageId: integer('image_id')
+    .primaryKey()
+    .references(() => images.id, { onDelete: 'cascade' }),
+  uid: text('uid').notNull(),
+  operation: text('operation').notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  chargedAt: timestamp('charged_at', { withTimezone: true }).notNull().defaultNow(),
+  refundedAt: timestamp('refunded_at', { withTimezone: true }),
 });
