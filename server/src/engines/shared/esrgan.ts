@@ -243,11 +243,13 @@ export function esrganModelPath(): string {
 let session: Promise<ort.InferenceSession> | undefined;
 
 function getSession(threads: number): Promise<ort.InferenceSession> {
-  // The CPU arena keeps every tile shape's buffers; without it peak memory follows the current tile only.
+  // With the CPU arena the 64-channel activations (67 MB each for a 512 px tile) are reused instead of freshly
+  // allocated and page-faulted for every layer: 512->2048 took 9 s of CPU instead of 16.5 s (6 s of it in the
+  // kernel), for ~250 MB more peak memory (~0.6 GB in all).
   session ??= ort.InferenceSession.create(esrganModelPath(), {
     intraOpNumThreads: threads,
     interOpNumThreads: 1,
-    enableCpuMemArena: false,
+    enableCpuMemArena: true,
     graphOptimizationLevel: 'all',
   });
   return session;
