@@ -51,7 +51,12 @@ function Control({
         <>
           <Label htmlFor={id}>
             {def.label}
-            {def.required && <span className="text-destructive"> *</span>}
+            {def.required && (
+              <span className="text-destructive" aria-hidden>
+                {' '}
+                *
+              </span>
+            )}
           </Label>
           <Field
             id={id}

@@ -1,0 +1,115 @@
+/** Helpers for the tool-page and result-page tests (tool-*.spec.ts, result-*.spec.ts). */
+import fs from 'node:fs';
+import path from 'node:path';
+import { OPERATIONS, type OperationId } from '@ai-editor/core';
+import { expect, type Locator, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { ROOT } from './server';
+
+export const fixture = (name: string) => path.join(ROOT, 'fixtures', name);
+
+/**
+ * Marks every tool's tutorial as seen before the page loads, so the fixed card covers nothing a test clicks. The
+ * tutorial's own test does not use this.
+ */
+export async function skipTutorials(page: Page, except: OperationId[] = []): Promise<void> {
+  const ids = OPERATIONS.map((o) => o.id).filter((id) => !except.includes(id));
+  await page.addInitScript((list: string[]) => {
+    for (const id of list) localStorage.setItem(`tutorial-seen:${id}`, '1');
+  }, ids);
+}
+
+/**
+ * Makes the visitor someone allowed to use `operation`. Every operation is open until the sign-in issue lands its
+ * rules; then this signs in (its `signIn(page)` helper) for every operation but the guest one.
+ */
+export async function allowUse(_page: Page, _operation: OperationId): Promise<void> {}
+
+/** The catalogue messages the tests expect, word for word (SPEC §5, §8). */
+export const TEXT = {
+  fileRequired: 'Please select an image to upload',
+  tooLarge: 'File size too large. Maximum size is 10MB',
+  badType: 'Invalid file type. Please upload a JPEG, PNG, or WebP image',
+  tooMany: 'Please upload one image at a time',
+  processing: 'Processing your request...',
+} as const;
+
+/** The destructive toast with this title and text (one toast is visible at a time, SPEC §9). */
+export function toast(page: Page, title: string, text: string | RegExp): Locator {
+  return page
+    .getByRole('region', { name: /Notifications/ })
+    .getByRole('listitem')
+    .filter({ hasText: title })
+    .filter({ hasText: text });
+}
+
+/** Chooses a file through the upload area's input. */
+export async function choosePhoto(page: Page, file: string | { name: string; mimeType: string; buffer: Buffer }) {
+  await page.getByLabel('Photo', { exact: true }).setInputFiles(file);
+}
+
+/** Drops several files on a drop zone, as a visitor dragging them from a file manager would. */
+export async function dropFiles(target: Locator, files: { name: string; type: string; bytes: Buffer }[]) {
+  const payload = files.map((f) => ({ name: f.name, type: f.type, data: [...f.bytes] }));
+  const transfer = await target.page().evaluateHandle((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) dt.items.add(new File([new Uint8Array(f.data)], f.name, { type: f.type }));
+    return dt;
+  }, payload);
+  for (const type of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(type, { dataTransfer: transfer });
+}
+
+/** A fixture resized to exactly width x height, written as a PNG in the test's output folder. */
+export async function resizedPhoto(name: string, width: number, height: number, outDir: string): Promise<string> {
+  const out = path.join(outDir, `${path.parse(name).name}-${width}x${height}.png`);
+  if (!fs.existsSync(out)) {
+    fs.mkdirSync(outDir, { recursive: true });
+    await sharp(fixture(name)).resize(width, height, { fit: 'fill' }).png().toFile(out);
+  }
+  return out;
+}
+
+/** A fixture with seeded Gaussian noise of the given sigma added to every channel (a grainy photo). */
+export async function noisyPhoto(name: string, sigma: number, outDir: string): Promise<string> {
+  const out = path.join(outDir, `${path.parse(name).name}-noisy-${sigma}.png`);
+  const { data, info } = await sharp(fixture(name)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let seed = 12345;
+  const rnd = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return (seed + 1) / 2147483649;
+  };
+  for (let i = 0; i < data.length; i++) {
+    const g = Math.sqrt(-2 * Math.log(rnd())) * Math.cos(2 * Math.PI * rnd());
+    data[i] = Math.max(0, Math.min(255, Math.round((data[i] as number) + sigma * g)));
+  }
+  fs.mkdirSync(outDir, { recursive: true });
+  await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+    .png()
+    .toFile(out);
+  return out;
+}
+
+/** Polls the page until `read` returns a value, collecting every distinct value seen (progress, queue position). */
+export async function watchUntil<T>(
+  page: Page,
+  read: () => Promise<T | undefined>,
+  done: () => Promise<boolean>,
+  timeoutMs: number,
+): Promise<T[]> {
+  const seen: T[] = [];
+  const end = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > end) throw new Error(`not done after ${timeoutMs} ms; seen ${JSON.stringify(seen)}`);
+    const v = await read();
+    if (v !== undefined && seen.at(-1) !== v) seen.push(v);
+    await page.waitForTimeout(200);
+  }
+  return seen;
+}
+
+/** Waits for the tool page's result card (engines on a busy 2-core machine can take a while). */
+export async function expectResult(page: Page, timeout = 150_000): Promise<Locator> {
+  const card = page.getByTestId('result-card');
+  await expect(card).toBeVisible({ timeout });
+  return card;
+}
