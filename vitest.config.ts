@@ -8,6 +8,8 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['server/test/**/*.test.ts'],
+          // One Firebase Auth emulator for the run; suites sign users in through support/auth.ts.
+          globalSetup: ['server/test/support/auth-emulator.global.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // Engines are CPU-heavy and the machine has 2 cores: one test file at a time.

@@ -2,3 +2,4 @@ export * from './errors.js';
 export * from './limits.js';
 export * from './operations.js';
 export * from './params.js';
+export * from './rules.js';

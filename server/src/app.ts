@@ -17,7 +17,9 @@ import { healthRoutes } from './routes/health.js';
 import { imageRoutes } from './routes/images.js';
 import { recommendationRoutes } from './routes/recommendations.js';
 import { errorSchema } from './routes/schemas.js';
+import { sessionRoutes } from './routes/session.js';
 import { webRoutes } from './routes/web.js';
+import { assertAuthConfig, setUpAuth } from './services/auth/index.js';
 import { JobService } from './services/jobs.js';
 import { sweepExpired } from './services/retention.js';
 import { registerSessions, sessionSecret } from './services/sessions.js';
@@ -43,6 +45,8 @@ export interface App {
 /** Wires the adapters, services and routes of one API process on the embedded defaults. */
 export async function buildApp(opts: AppOptions): Promise<App> {
   const { config } = opts;
+  // Refuse to start on an unsafe sign-in configuration before opening anything.
+  assertAuthConfig(config.auth);
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: true });
   const database = await openDatabase(config);
   const storage = selectStorage(config);
@@ -72,8 +76,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.addSchema({ $id: 'Error', ...errorSchema });
   registerSessions(app);
   app.setErrorHandler(errorHandler);
+  const auth = await setUpAuth(app, { config, db: database.db, jobs, log: app.log });
 
-  imageRoutes(app, { jobs, storage, limits: config });
+  imageRoutes(app, { jobs, storage, limits: config, admission: auth.rules, beforeDownload: auth.rules.beforeDownload });
+  sessionRoutes(app, auth);
   recommendationRoutes(app, { jobs, storage });
   healthRoutes(app, { database, storage, queue, registry, pool });
   clientConfigRoutes(app, config);
@@ -110,6 +116,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     async close() {
       clearInterval(sweepTimer);
       await app.close();
+      await auth.close();
       await queue.close();
       await pool?.close();
       await database.close();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LIMITS } from '@ai-editor/core';
 import { loadScaleOutConfig, type ScaleOutConfig } from './config-scale-out.js';
+import { type AuthConfig, loadAuthConfig } from './services/auth/config.js';
 
 /** Every setting of the server, read once from the environment, with the embedded defaults. */
 export interface Config {
@@ -42,6 +43,10 @@ export interface Config {
   webDistDir: string;
   /** Redis queue, worker processes and S3 bucket (config-scale-out.ts); all unset on the embedded defaults. */
   scaleOut: ScaleOutConfig;
+  /** Sign-in: Firebase project, emulator or real, and how ID tokens are checked (services/auth/config.ts). */
+  auth: AuthConfig;
+  /** Guest submissions per client address per window (signed-in users have the daily limit instead). */
+  guestRateLimit: { max: number; windowMs: number };
 }
 
 /** Collects PREFIX_SOME_OPERATION=value into { 'some-operation': value }. */
@@ -103,5 +108,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     downloadsEnabled: env.DOWNLOADS_ENABLED !== 'false',
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url))),
     scaleOut: loadScaleOutConfig(env, { workerThreads }),
+    auth: loadAuthConfig(env, dataDir),
+    guestRateLimit: {
+      max: int(env, 'GUEST_SUBMISSIONS_PER_WINDOW', 20),
+      windowMs: int(env, 'GUEST_SUBMISSION_WINDOW_MS', 10 * 60_000),
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { LIMITS } from '@ai-editor/core';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import { publicAuthConfig } from '../services/auth/config.js';
 
 /** What the browser needs to know about this deployment, read at run time so one build serves any deployment. */
 export function clientConfigRoutes(app: FastifyInstance, config: Config) {
@@ -18,6 +19,7 @@ export function clientConfigRoutes(app: FastifyInstance, config: Config) {
       socialLinks: config.socialLinks,
       ads: config.ads,
       downloadsEnabled: config.downloadsEnabled,
+      auth: publicAuthConfig(config.auth),
     }),
   );
 }

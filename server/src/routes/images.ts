@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
 import type { JobService } from '../services/jobs.js';
+import type { Rules } from '../services/rules.js';
 import { ownerOf } from '../services/sessions.js';
 import { checkFiles, type UploadedFile, type UploadLimits } from '../services/uploads.js';
 import { fileParams, idParams, imageSchema } from './schemas.js';
@@ -39,6 +40,8 @@ export interface ImageRouteDeps {
   jobs: JobService;
   storage: Storage;
   limits: UploadLimits;
+  /** Who may submit (services/rules.ts): checked before the upload is validated, counted once it is valid. */
+  admission?: Pick<Rules, 'check' | 'admit'>;
   /** Rules that apply to file downloads (the sign-in service refuses guests here). */
   beforeDownload?: (request: FastifyRequest, row: ImageRow, attachment: boolean) => Promise<void>;
 }
@@ -67,10 +70,19 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
       if (!operation) throw new AppError('BAD_REQUEST', { reason: 'The "operation" field is required' });
       if (!isOperationId(operation)) throw new AppError('UNKNOWN_OPERATION', { operation });
       const op = getOperation(operation);
+      await deps.admission?.check(request, reply, operation);
       jobs.assertAvailable(operation);
       const checked = await checkFiles(op, files, limits);
       const params = parseParams(op, rest);
-      const row = await jobs.submit(ownerOf(request), operation as OperationId, params, checked);
+      const admitted = await deps.admission?.admit(request, operation);
+      let row: ImageRow;
+      try {
+        row = await jobs.submit(ownerOf(request), operation as OperationId, params, checked);
+      } catch (err) {
+        await admitted?.cancelled();
+        throw err;
+      }
+      await admitted?.accepted(row);
       reply.code(201);
       return imageView(row, jobs);
     },

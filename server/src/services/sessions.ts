@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Owner } from './jobs.js';
 
 export const SESSION_COOKIE = 'aie_sid';
@@ -44,14 +44,19 @@ export function registerSessions(app: FastifyInstance): void {
       request.sessionId = unsigned.value;
       return;
     }
-    request.sessionId = randomBytes(18).toString('base64url');
-    reply.setCookie(SESSION_COOKIE, request.sessionId, {
-      signed: true,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: request.protocol === 'https',
-      path: '/',
-      maxAge: ONE_YEAR_S,
-    });
+    startNewSession(request, reply);
+  });
+}
+
+/** Gives the visitor a fresh session id (first contact, and at sign-in and sign-out, against session fixation). */
+export function startNewSession(request: FastifyRequest, reply: FastifyReply): void {
+  request.sessionId = randomBytes(18).toString('base64url');
+  reply.setCookie(SESSION_COOKIE, request.sessionId, {
+    signed: true,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    path: '/',
+    maxAge: ONE_YEAR_S,
   });
 }

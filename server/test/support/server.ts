@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { OperationId } from '@ai-editor/core';
 import { type App, type AppOptions, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { authTestEnv } from './auth.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../../../fixtures');
 export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
@@ -41,6 +42,8 @@ export async function startTestServer(
     DATA_DIR: dataDir,
     MODEL_CACHE_DIR: path.resolve(import.meta.dirname, '../../../data/models'),
     WORKER_THREADS: '1',
+    // Sign-in against the test run's Auth emulator (support/auth.ts), not one per server.
+    ...authTestEnv(),
     ...opts.env,
   });
   const handle = await buildApp({ ...opts, config, localEngineOverrides: opts.localEngineOverrides });

@@ -1,0 +1,135 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface AuthEmulatorOptions {
+  projectId: string;
+  host: '127.0.0.1';
+  port: number;
+  /** Holds firebase.json, and the exported accounts (imported again at the next start). */
+  dataDir: string;
+  log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+}
+
+export interface AuthEmulator {
+  url: string;
+  /** Resolves once the emulator answers HTTP; rejects if it exits first or takes longer than the timeout. */
+  ready(timeoutMs?: number): Promise<void>;
+  /** SIGINT, so that the accounts are exported, then waits for the process to end. */
+  stop(): Promise<void>;
+}
+
+/** The firebase CLI's entry script from the installed firebase-tools package. */
+function firebaseCli(): string {
+  const require = createRequire(import.meta.url);
+  const pkgPath = require.resolve('firebase-tools/package.json');
+  const bin = (JSON.parse(fs.readFileSync(pkgPath, 'utf8')) as { bin: Record<string, string> }).bin.firebase;
+  if (!bin) throw new Error('firebase-tools has no "firebase" bin');
+  return path.join(path.dirname(pkgPath), bin);
+}
+
+/** A port nobody listens on right now (for the emulator suite's hub and logging ports). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the Firebase Auth emulator (firebase-tools) beside the app: a demo project, loopback only, no emulator
+ * UI, accounts imported from and exported to the data directory. The hub and logging ports are picked free so that
+ * several instances (tests, a second checkout) do not collide; only the auth port is fixed by configuration.
+ */
+export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<AuthEmulator> {
+  const exportDir = path.join(opts.dataDir, 'export');
+  fs.mkdirSync(exportDir, { recursive: true });
+  const [hubPort, loggingPort] = [await freePort(), await freePort()];
+  const firebaseJson = {
+    emulators: {
+      auth: { host: opts.host, port: opts.port },
+      hub: { host: opts.host, port: hubPort },
+      logging: { host: opts.host, port: loggingPort },
+      ui: { enabled: false },
+      singleProjectMode: true,
+    },
+  };
+  fs.writeFileSync(path.join(opts.dataDir, 'firebase.json'), `${JSON.stringify(firebaseJson, null, 2)}\n`);
+  const args = [
+    firebaseCli(),
+    'emulators:start',
+    '--only',
+    'auth',
+    '--project',
+    opts.projectId,
+    '--config',
+    path.join(opts.dataDir, 'firebase.json'),
+    '--export-on-exit',
+    exportDir,
+  ];
+  // Only import what an earlier run exported (the CLI warns about a directory without metadata).
+  if (fs.existsSync(path.join(exportDir, 'firebase-export-metadata.json'))) args.push('--import', exportDir);
+
+  // The CLI finds "its" hub through a locator file in the temp directory, one per project id: a private temp
+  // directory keeps two instances of the same project from exporting each other's accounts.
+  const tmpDir = path.join(opts.dataDir, 'tmp');
+  fs.mkdirSync(tmpDir, { recursive: true });
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: opts.dataDir,
+    // CI=true keeps the CLI from prompting or checking for updates.
+    env: { ...process.env, TMPDIR: tmpDir, CI: 'true', NO_UPDATE_NOTIFIER: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = `http://${opts.host}:${opts.port}`;
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stopping = false;
+  void exited.then((code) => {
+    if (!stopping) opts.log?.error({ code, output }, 'the Firebase Auth emulator stopped');
+  });
+  // If this process ends without stop(), take the emulator along.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
+  return {
+    url,
+    async ready(timeoutMs = 180_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (stopping) return;
+        if (child.exitCode !== null) {
+          throw new Error(`the Firebase Auth emulator exited (${child.exitCode}): ${output.trim()}`);
+        }
+        try {
+          const res = await fetch(`${url}/`);
+          if (res.ok) return;
+        } catch {
+          // not listening yet
+        }
+        if (Date.now() > deadline) throw new Error(`the Firebase Auth emulator did not start in ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    },
+    async stop() {
+      stopping = true;
+      process.off('exit', killOnExit);
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { AppError, guestMayUse, mayDownload, type OperationId } from '@ai-editor/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ImageRow } from '../db/schema.js';
+import { createRateLimiter } from '../routes/contact.js';
+import type { UsageService } from './usage.js';
+
+/** A counted use, waiting to learn whether its submission became a job. */
+export interface Admission {
+  accepted(row: ImageRow): Promise<void>;
+  cancelled(): Promise<void>;
+}
+
+export interface Rules {
+  /** Before a submission is validated: guests may use face-enhancement only, and only so often per address. */
+  check(request: FastifyRequest, reply: FastifyReply, operation: OperationId): Promise<void>;
+  /** Once it is valid: counts a signed-in user's use against the daily limit (429 past it). */
+  admit(request: FastifyRequest, operation: OperationId): Promise<Admission | undefined>;
+  /** The download route (an attachment) is for signed-in owners only; showing a result in the page is not. */
+  beforeDownload(request: FastifyRequest, row: ImageRow, attachment: boolean): Promise<void>;
+}
+
+export interface RulesDeps {
+  usage: UsageService;
+  /** Guest submissions per client address per window; polls and signed-in users are not counted. */
+  guestRateLimit: { max: number; windowMs: number };
+  now?: () => number;
+}
+
+/** The rules of SPEC §5/§6 as the server enforces them (DESIGN §4). The definitions live in core's rules. */
+export function createRules(deps: RulesDeps): Rules {
+  const guestLimiter = createRateLimiter(deps.guestRateLimit.max, deps.guestRateLimit.windowMs, deps.now);
+  return {
+    async check(request, reply, operation) {
+      if (request.uid) return;
+      if (!guestMayUse(operation)) throw new AppError('FEATURE_RESTRICTED');
+      const wait = guestLimiter.hit(request.ip);
+      if (wait > 0) {
+        reply.header('Retry-After', String(wait));
+        throw new AppError('RATE_LIMITED');
+      }
+    },
+
+    async admit(request, operation) {
+      const uid = request.uid;
+      if (!uid) return undefined;
+      const day = await deps.usage.consume(uid, operation);
+      if (!day) throw new AppError('DAILY_LIMIT_REACHED');
+      return {
+        accepted: (row) => deps.usage.charge(row.id, uid, operation, day),
+        cancelled: () => deps.usage.release(uid, operation, day),
+      };
+    },
+
+    async beforeDownload(request, _row, attachment) {
+      if (attachment && !mayDownload(request.uid ? 'authenticated' : 'guest')) {
+        throw new AppError('DOWNLOAD_RESTRICTED');
+      }
+    },
+  };
+}
