@@ -57,7 +57,7 @@ export function selectQueue(
     // Remote engines only wait on the network, so the queue may run a few more jobs than there are threads.
     return { queue: new InProcessQueue((id) => deps.jobs.process(id), config.workerThreads), pool };
   }
-  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, operationLookup(deps.db));
+  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, operationLookup(deps.db), deps.log);
   if (pool) {
     queue.worker = startBullmqWorker(
       {

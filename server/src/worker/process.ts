@@ -7,6 +7,8 @@ import type { Config } from '../config.js';
 import { createEngineRegistry } from '../engines/registry.js';
 import { JobService } from '../services/jobs.js';
 
+const RESUME_INTERVAL_MS = 60_000;
+
 export interface WorkerProcessOptions {
   config: Config;
   log: FastifyBaseLogger;
@@ -68,15 +70,15 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   );
   await worker.waitUntilReady();
 
-  // Rows are the truth and enqueueing is idempotent: put back any pending job whose queue entry was lost (e.g. a
-  // Redis restart without persistence), now and then periodically.
-  const resume = () =>
+  // Rows are the truth and enqueueing is idempotent: put back any pending job whose queue entry was lost (Redis
+  // unreachable at submit time, or restarted without persistence), now and then every minute.
+  const resume = (level: 'info' | 'debug') =>
     jobs
       .resumePending()
-      .then((n) => n && log.info({ pending: n }, 'pending jobs checked into the queue'))
+      .then((n) => n && log[level]({ pending: n }, 'pending jobs checked into the queue'))
       .catch((err) => log.error({ err }, 'could not re-enqueue pending jobs'));
-  await resume();
-  const resumeTimer = setInterval(resume, config.sweepIntervalMs);
+  await resume('info');
+  const resumeTimer = setInterval(() => resume('debug'), RESUME_INTERVAL_MS);
   resumeTimer.unref();
   log.info({ name, concurrency: config.scaleOut.workerConcurrency, threads: config.workerThreads }, 'worker ready');
 
