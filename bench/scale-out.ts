@@ -56,6 +56,7 @@ const env: Record<string, string> = {
   INFERENCE_THREADS: '1',
   WORKER_CONCURRENCY: '1',
   LOG_LEVEL: 'warn',
+  AUTH_EMULATOR_START: 'false', // sign-in plays no part here
 };
 const api = await buildApp({ config: loadConfig(env) });
 const { jobs, database } = api;

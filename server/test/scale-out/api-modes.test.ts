@@ -53,6 +53,7 @@ describe.skipIf(skipReason)('API process modes with a Redis queue', () => {
       INFERENCE_THREADS: '1',
       SLOW_ENGINE_MS: '300',
       LOG_LEVEL: 'error',
+      AUTH_EMULATOR_START: 'false', // sign-in plays no part here
     };
   });
   afterAll(async () => {

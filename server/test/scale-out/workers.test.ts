@@ -58,6 +58,7 @@ describe.skipIf(skipReason)('scale-out: API + worker processes on PostgreSQL, Re
       WORKER_STALLED_INTERVAL_MS: '1000',
       SLOW_ENGINE_MS: String(ENGINE_MS),
       LOG_LEVEL: 'warn',
+      AUTH_EMULATOR_START: 'false', // sign-in plays no part here
     };
     api = await buildApp({
       config: loadConfig(env),
