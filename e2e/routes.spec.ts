@@ -99,3 +99,25 @@ test('every media kit download exists', async ({ page, request }) => {
     expect((await res.body()).length, href).toBeGreaterThan(100);
   }
 });
+
+test('the landing page is prerendered and hydrates without a mismatch', async ({ page, request }) => {
+  const html = await (await request.get('/')).text();
+  expect(html).toContain('Transform your images with AI');
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: 'Try Face Enhancement' })).toBeVisible();
+  // Hydrated: client-side navigation works without a page load.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pricing');
+  expect(errors).toEqual([]);
+});
+
+test('other routes never show the prerendered landing page', async ({ page }) => {
+  await page.goto('/faq');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Frequently Asked Questions');
+  await expect(page.getByText('Transform your images with AI')).toHaveCount(0);
+});

@@ -1,21 +1,30 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 import { initTheme } from '@/features/theme/theme';
 import { queryClient } from '@/lib/api';
-import { router } from './routes';
+import { routes } from './routes';
 import './index.css';
 
 // SPEC §2: the theme is restored from browser storage at start, before the first render.
 initTheme();
+document.documentElement.removeAttribute('data-theme-pending');
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');
-createRoot(root).render(
+const router = createBrowserRouter(routes);
+const app = (
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
     </QueryClientProvider>
-  </StrictMode>,
+  </StrictMode>
 );
+// The landing page is prerendered into index.html at build time (scripts/prerender.mjs): adopt that markup.
+if (root.firstElementChild && window.location.pathname === '/') {
+  hydrateRoot(root, app, {
+    // A mismatch makes React re-render from scratch (correct, but the prerender is wasted): say where.
+    onRecoverableError: (error, info) => console.error('Hydration recovered:', error, info.componentStack),
+  });
+} else createRoot(root).render(app);

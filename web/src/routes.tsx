@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { Layout, PageFallback } from '@/components/layout/Layout';
 import Landing from '@/pages/Landing';
 import NotFound from '@/pages/NotFound';
@@ -40,5 +40,3 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
-
-export const router = createBrowserRouter(routes);
