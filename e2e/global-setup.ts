@@ -10,7 +10,8 @@ export default async function globalSetup() {
   const server = await startServer({
     port: Number(process.env.E2E_PORT),
     // The status test checks that an engine switched off in configuration shows as unavailable.
-    env: { ENGINE_SUPER_RESOLUTION: 'off' },
+    // The Auth emulator beside it gets its own port (not the default 9099, which a developer's app may hold).
+    env: { ENGINE_SUPER_RESOLUTION: 'off', AUTH_EMULATOR_PORT: String(Number(process.env.E2E_PORT) + 1) },
   });
   return async () => {
     await server.stop();

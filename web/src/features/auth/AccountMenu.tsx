@@ -1,8 +1,119 @@
+import { FlaskConical, Loader2, LogIn, LogOut } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { cn } from '@/lib/utils';
+import type { Me } from './api';
+import { useAuth, useLocalSignIn } from './useAuth';
+
+export const LOCAL_SIGN_IN_NOTICE =
+  'Sign-in is local: this server runs the Firebase Auth emulator, so accounts are test accounts that exist only here.';
+
+function initials(name: string | null, email: string | null): string {
+  const words = (name || email || '?').split(/[\s@._-]+/).filter(Boolean);
+  return words
+    .slice(0, 2)
+    .map((w) => w[0]?.toUpperCase())
+    .join('');
+}
+
+/** The photo from the Google account, or the initials when there is none or it does not load. */
+export function Avatar({ user, className }: { user: NonNullable<Me['user']>; className?: string }) {
+  const [failed, setFailed] = useState(false);
+  const box = cn(
+    'inline-flex h-8 w-8 shrink-0 items-center justify-center overflow-hidden rounded-full bg-primary text-xs font-semibold text-primary-foreground',
+    className,
+  );
+  if (user.photoURL && !failed) {
+    return (
+      <img
+        src={user.photoURL}
+        alt=""
+        referrerPolicy="no-referrer"
+        className={cn(box, 'object-cover')}
+        onError={() => setFailed(true)}
+      />
+    );
+  }
+  return (
+    <span className={box} aria-hidden>
+      {initials(user.name, user.email)}
+    </span>
+  );
+}
+
+/** A small badge that says sign-in is local (emulator mode only). */
+function LocalBadge() {
+  return (
+    <span
+      className="hidden items-center gap-1 rounded-full border border-dashed px-2 py-0.5 text-xs text-muted-foreground sm:inline-flex"
+      title={LOCAL_SIGN_IN_NOTICE}
+      data-testid="local-sign-in"
+    >
+      <FlaskConical className="h-3 w-3" aria-hidden /> Local sign-in
+    </span>
+  );
+}
+
 /**
- * The account menu slot of the header. The sign-in issue owns this folder and fills it (Sign In button for
- * guests; avatar, name, 'Account', 'Guest'/'Free User' and 'Sign Out' for signed-in users, learnt from
- * `GET /api/me`). Until then it renders nothing, so the header shows no control that does not work.
+ * The header's account control (SPEC §6): 'Sign In' for guests; for signed-in users the avatar and name, opening a
+ * menu with the 'Account' header, the type label and 'Sign Out'. Shown at every width (it sits outside the mobile
+ * sheet, so phones get the same menu).
  */
 export function AccountMenu() {
-  return null;
+  const { me, user, typeLabel, busy, signIn, signOut } = useAuth();
+  const local = useLocalSignIn();
+  // Same box before the visitor is known, so the header does not jump (and prerendered markup matches).
+  if (!me) return <div className="h-9 w-24" aria-hidden />;
+  if (!user) {
+    return (
+      <div className="flex items-center gap-2">
+        {local && <LocalBadge />}
+        <Button size="sm" onClick={signIn} disabled={busy} data-testid="sign-in">
+          {busy ? <Loader2 className="animate-spin" aria-hidden /> : <LogIn aria-hidden />}
+          Sign In
+        </Button>
+      </div>
+    );
+  }
+  const name = user.name || user.email || 'Account';
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button
+          variant="ghost"
+          className="h-10 gap-2 px-2"
+          aria-label={`Account menu for ${name}`}
+          data-testid="account-menu"
+        >
+          <Avatar user={user} />
+          <span className="hidden max-w-[10rem] truncate text-sm font-medium sm:inline" data-testid="account-name">
+            {name}
+          </span>
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-64">
+        <DropdownMenuLabel>Account</DropdownMenuLabel>
+        <div className="px-2 pb-2 text-sm">
+          <p className="truncate font-medium">{name}</p>
+          {user.email && <p className="truncate text-muted-foreground">{user.email}</p>}
+          <p className="mt-1 text-xs font-semibold uppercase tracking-wide text-primary" data-testid="user-type">
+            {typeLabel}
+          </p>
+          {local && <p className="mt-2 text-xs text-muted-foreground">{LOCAL_SIGN_IN_NOTICE}</p>}
+        </div>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => void signOut()} disabled={busy} data-testid="sign-out">
+          <LogOut aria-hidden /> Sign Out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
 }

@@ -14,6 +14,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
+import { UsageNotice } from '@/features/auth/UsageNotice';
 import { takeCarriedPhoto } from '@/features/editor/carry';
 import { useServerConfig } from '@/lib/server';
 import { JobProgress } from './JobProgress';
@@ -144,6 +145,7 @@ export function ToolWorkspace({ op }: { op: Operation }) {
           <CardTitle as="h2">{needsPhoto ? 'Your photo' : 'Describe your image'}</CardTitle>
         </CardHeader>
         <CardContent className="space-y-6">
+          <UsageNotice operation={op.id} />
           {needsPhoto && (
             <div className={op.input === 'two-photos' ? 'grid gap-4 md:grid-cols-2' : undefined}>
               <div className="space-y-2">

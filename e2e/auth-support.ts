@@ -1,0 +1,56 @@
+/**
+ * Sign-in for the browser tests. `signIn(page)` makes the page's visitor a signed-in user the quick way: a new
+ * account is minted in the server's Firebase Auth emulator through its REST API and its ID token is sent to
+ * `POST /api/session` from the page's own cookie jar, exactly what the web app does after the popup (auth.spec.ts
+ * goes through the real popup). `serveGoogleStandIns` answers the Google scripts the offline browser cannot reach.
+ */
+
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { type BrowserContext, expect, type Page } from '@playwright/test';
+
+const GAPI_STAND_IN = fs.readFileSync(new URL('./gapi-stand-in.js', import.meta.url), 'utf8');
+
+/** The Auth emulator this server uses (from `GET /api/config`), once it answers. */
+export async function emulatorUrl(page: Page): Promise<string> {
+  const config = (await (await page.request.get('/api/config')).json()) as { auth: { emulatorUrl: string | null } };
+  const url = config.auth.emulatorUrl;
+  if (!url) throw new Error('the server is not in emulator mode');
+  // The emulator starts in the background with the server; on a busy machine that takes a while.
+  await expect
+    .poll(async () => (await fetch(`${url}/`).catch(() => undefined))?.ok ?? false, { timeout: 180_000 })
+    .toBe(true);
+  return url;
+}
+
+export interface SignedInUser {
+  uid: string;
+  name: string;
+  email: string;
+}
+
+export async function signIn(page: Page, name = 'Test User'): Promise<SignedInUser> {
+  const base = await emulatorUrl(page);
+  const email = `e2e-${randomUUID()}@example.com`;
+  const res = await fetch(`${base}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: `pw-${randomUUID()}`, displayName: name, returnSecureToken: true }),
+  });
+  if (!res.ok) throw new Error(`emulator signUp failed: ${res.status}`);
+  const { localId, idToken } = (await res.json()) as { localId: string; idToken: string };
+  const session = await page.request.post('/api/session', { data: { idToken } });
+  expect(session.status()).toBe(200);
+  return { uid: localId, name, email };
+}
+
+/**
+ * Google's gapi loader (the Firebase SDK and the emulator's iframe load it) is served from gapi-stand-in.js; the
+ * emulator's sign-in page also asks for web fonts and Material styles from CDNs, which are refused at once.
+ */
+export async function serveGoogleStandIns(context: BrowserContext): Promise<void> {
+  await context.route(/^https:\/\/apis\.google\.com\/js\/api\.js/, (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: GAPI_STAND_IN }),
+  );
+  await context.route(/^https:\/\/(unpkg\.com|fonts\.googleapis\.com|fonts\.gstatic\.com)\//, (route) => route.abort());
+}

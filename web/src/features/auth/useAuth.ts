@@ -1,0 +1,86 @@
+import { authErrorMessage, errorTitle, USER_TYPE_LABELS } from '@ai-editor/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { toast } from '@/components/ui/use-toast';
+import { apiErrorBody, apiRequest } from '@/lib/api';
+import { type ServerConfig, useServerConfig } from '@/lib/server';
+import { type AuthSettings, ME_KEY, type Me, useMe } from './api';
+
+type FirebaseModule = typeof import('./firebase');
+let sdk: Promise<FirebaseModule> | undefined;
+/** The SDK chunk, fetched on the first sign-in only. */
+const loadSdk = () => {
+  sdk ??= import('./firebase');
+  return sdk;
+};
+
+function authErrorToast(err: unknown) {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'string' && code.startsWith('auth/')) {
+    toast({ variant: 'destructive', title: 'Authentication Error', description: authErrorMessage(code) });
+    return;
+  }
+  // The server refused the token (401 { code, message }) or could not be reached.
+  const body = apiErrorBody(err);
+  toast({
+    variant: 'destructive',
+    title: body?.code ? errorTitle(body.code) : 'Authentication Error',
+    description: body?.message ?? authErrorMessage('network-request-failed'),
+  });
+}
+
+/**
+ * The auth state and its two actions. State is `GET /api/me` in the query cache (one place, from the server, never
+ * a client-side counter); signing in sends the popup's ID token to `POST /api/session` once, signing out calls
+ * `DELETE /api/session` and signs out of Firebase.
+ */
+export function useAuth() {
+  const queryClient = useQueryClient();
+  const { data: me } = useMe();
+  const [busy, setBusy] = useState(false);
+
+  const signIn = useCallback(async () => {
+    setBusy(true);
+    try {
+      const config = await queryClient.fetchQuery<ServerConfig>({ queryKey: ['/api/config'] });
+      const settings = config.auth as unknown as AuthSettings;
+      const { popupSignIn } = await loadSdk();
+      const idToken = await popupSignIn(settings);
+      const res = await apiRequest('POST', '/api/session', { idToken });
+      queryClient.setQueryData<Me>(ME_KEY, (await res.json()) as Me);
+    } catch (err) {
+      authErrorToast(err);
+    } finally {
+      setBusy(false);
+    }
+  }, [queryClient]);
+
+  const signOut = useCallback(async () => {
+    setBusy(true);
+    try {
+      const res = await apiRequest('DELETE', '/api/session');
+      queryClient.setQueryData<Me>(ME_KEY, (await res.json()) as Me);
+      if (sdk) await (await sdk).firebaseSignOut();
+    } catch (err) {
+      authErrorToast(err);
+    } finally {
+      setBusy(false);
+    }
+  }, [queryClient]);
+
+  return {
+    me,
+    user: me?.user ?? null,
+    userType: me?.type,
+    typeLabel: me ? USER_TYPE_LABELS[me.type] : undefined,
+    busy,
+    signIn,
+    signOut,
+  };
+}
+
+/** Whether sign-in goes to the local Firebase Auth emulator (the UI says so). */
+export function useLocalSignIn(): boolean {
+  const { data: config } = useServerConfig();
+  return (config?.auth as Partial<AuthSettings> | undefined)?.mode === 'emulator';
+}
