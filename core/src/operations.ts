@@ -387,7 +387,7 @@ export const OPERATIONS: readonly Operation[] = [
     description: 'Turn photos into cartoons with flat colours and clean outlines.',
     route: '/features/cartoonization',
     input: 'photo',
-    status: 'coming-soon',
+    status: 'working',
     guestAccess: false,
     params: [],
     whyChoose: ['Flat colour regions', 'Clean outlines', 'Faces stay recognisable', 'PNG output'],
@@ -399,7 +399,7 @@ export const OPERATIONS: readonly Operation[] = [
     description: 'Turn photos into graphite or coloured-pencil drawings.',
     route: '/features/pencil-sketch',
     input: 'photo',
-    status: 'coming-soon',
+    status: 'working',
     guestAccess: false,
     params: [
       {
