@@ -21,10 +21,15 @@ const app = (
     </QueryClientProvider>
   </StrictMode>
 );
-// The landing page is prerendered into index.html at build time (scripts/prerender.mjs): adopt that markup.
+// The landing page is prerendered into index.html at build time (scripts/prerender.mjs): adopt that markup,
+// after the browser has painted it (hydration is a long task that would otherwise hold back the first paint).
 if (root.firstElementChild && window.location.pathname === '/') {
-  hydrateRoot(root, app, {
-    // A mismatch makes React re-render from scratch (correct, but the prerender is wasted): say where.
-    onRecoverableError: (error, info) => console.error('Hydration recovered:', error, info.componentStack),
-  });
+  requestAnimationFrame(() =>
+    setTimeout(() =>
+      hydrateRoot(root, app, {
+        // A mismatch makes React re-render from scratch (correct, but the prerender is wasted): say where.
+        onRecoverableError: (error, info) => console.error('Hydration recovered:', error, info.componentStack),
+      }),
+    ),
+  );
 } else createRoot(root).render(app);
