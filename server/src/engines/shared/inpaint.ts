@@ -25,7 +25,7 @@ export interface InpaintResult {
 
 /** Levels with fewer patches to match than this get 3 EM iterations, up to LARGE_LEVEL 2, beyond that a vote. */
 const SMALL_LEVEL = 15_000;
-const LARGE_LEVEL = 60_000;
+const LARGE_LEVEL = 25_000;
 /** Random-search radius on levels below the coarsest. */
 const LOCAL_SEARCH = 16;
 
@@ -239,7 +239,8 @@ class Matcher {
       let best = nnf[t] as number;
       let bestD = nnd[t] as number;
       // Propagation: the neighbour's match, shifted by one.
-      for (const nb of [t - step, t - step * w]) {
+      for (let side = 0; side < 2; side++) {
+        const nb = side === 0 ? t - step : t - step * w;
         const m = nnf[nb];
         if (m === undefined || m < 0) continue;
         const cand = m + (t - nb);
@@ -290,23 +291,32 @@ class Matcher {
           const q = t + dy * w + dx;
           if (!hole[q]) continue;
           const p = s + dy * w + dx;
+          const a = q * NC;
+          const b = p * NC;
           if (bestD) {
             if (d >= (bestD[q] as number)) continue;
             bestD[q] = d;
             wsum[q] = 1;
-            for (let c = 0; c < NC; c++) acc[q * NC + c] = img[p * NC + c] as number;
+            acc[a] = img[b] as number;
+            acc[a + 1] = img[b + 1] as number;
+            acc[a + 2] = img[b + 2] as number;
           } else {
             wsum[q] = (wsum[q] as number) + wt;
-            for (let c = 0; c < NC; c++)
-              acc[q * NC + c] = (acc[q * NC + c] as number) + wt * (img[p * NC + c] as number);
+            acc[a] = (acc[a] as number) + wt * (img[b] as number);
+            acc[a + 1] = (acc[a + 1] as number) + wt * (img[b + 1] as number);
+            acc[a + 2] = (acc[a + 2] as number) + wt * (img[b + 2] as number);
+            acc[a + 3] = (acc[a + 3] as number) + wt * (img[b + 3] as number);
+            acc[a + 4] = (acc[a + 4] as number) + wt * (img[b + 4] as number);
           }
         }
       }
     }
+    // The final vote copies colour only; the texture features are no longer needed.
+    const channels = bestD ? 3 : NC;
     for (let q = 0; q < hole.length; q++) {
       const ws = wsum[q] as number;
       if (!hole[q] || ws === 0) continue;
-      for (let c = 0; c < NC; c++) img[q * NC + c] = (acc[q * NC + c] as number) / ws;
+      for (let c = 0; c < channels; c++) img[q * NC + c] = (acc[q * NC + c] as number) / ws;
     }
   }
 }
