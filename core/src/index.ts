@@ -1,3 +1,4 @@
+export * from './contact.js';
 export * from './errors.js';
 export * from './limits.js';
 export * from './operations.js';

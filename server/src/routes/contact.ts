@@ -1,25 +1,10 @@
-import { AppError } from '@ai-editor/core';
+import { AppError, type ContactMessage, contactSchema } from '@ai-editor/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 
-/** The contact form (web/src/features/contact/validate.ts mirrors these rules for instant feedback). */
-export const contactSchema = z.object({
-  name: z.string().trim().min(1, 'Please enter your name').max(100, 'Name must be at most 100 characters'),
-  email: z
-    .string()
-    .trim()
-    .max(254, 'Please enter a valid email address')
-    .pipe(z.email('Please enter a valid email address')),
-  message: z
-    .string()
-    .trim()
-    .min(10, 'Message must be at least 10 characters')
-    .max(5000, 'Message must be at most 5000 characters'),
-});
+export type { ContactMessage };
 
-export type ContactMessage = z.infer<typeof contactSchema>;
-
-/** Stores one message; the lead's db adapter implements it on the `contact_messages` table. */
+/** Stores one message (app.ts writes it to the `contact_messages` table). The rules live in core's contact.ts. */
 export type SaveContactMessage = (message: ContactMessage & { ip: string }) => Promise<{ id: number }>;
 
 export interface ContactOptions {

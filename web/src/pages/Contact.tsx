@@ -1,3 +1,4 @@
+import { CONTACT_LIMITS, type ContactErrors, type ContactInput, validateContact } from '@ai-editor/core';
 import { useMutation } from '@tanstack/react-query';
 import { Loader2, Send } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
@@ -6,7 +7,6 @@ import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
 import { Input, Label, Textarea } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { CONTACT_LIMITS, type ContactErrors, type ContactInput, validateContact } from '@/features/contact/validate';
 import { apiErrorBody, apiRequest } from '@/lib/api';
 
 const EMPTY: ContactInput = { name: '', email: '', message: '' };
