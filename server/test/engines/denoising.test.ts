@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import engine from '../../src/engines/local/denoising.js';
+import { denoise as denoiseRaw } from '../../src/engines/shared/denoise.js';
 import type { RawImage } from '../../src/engines/shared/image.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
 import { addGaussianNoise, gradientMagnitude, luma, psnr } from '../support/metrics.js';
@@ -48,6 +49,15 @@ describe('denoising engine (non-local means)', () => {
       expect(new Set(progress.map((p) => p.percent)).size).toBeGreaterThan(2);
     });
   }
+
+  it('gives the same result strip by strip (as large photos are processed) as in one piece', async () => {
+    const clean = await fixturePixels('chelsea.png');
+    const noisy = addGaussianNoise(clean, 20, 4);
+    const whole = denoiseRaw(noisy, { strength: 1 });
+    const strips = denoiseRaw(noisy, { strength: 1, stripPixels: noisy.width * 64 });
+    expect(strips.sigma).toBe(whole.sigma);
+    expect(strips.image.data.equals(whole.image.data)).toBe(true);
+  });
 
   it('removes more noise at a higher strength', async () => {
     const clean = await fixturePixels('astronaut.png');

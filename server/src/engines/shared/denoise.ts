@@ -16,6 +16,8 @@ export interface DenoiseOptions {
   strength: number;
   /** Uses this noise level instead of estimating it. */
   sigma?: number;
+  /** Strip size in pixels (default STRIP_PIXELS); tests use small strips to check they change nothing. */
+  stripPixels?: number;
   patchRadius?: number;
   searchRadius?: number;
   onProgress?: (fraction: number) => void;
@@ -84,7 +86,72 @@ function double(src: Float32Array, w: number, h: number): Float32Array {
   return out;
 }
 
+/** Photos above this many pixels are denoised in horizontal strips, which bounds memory (about 40 bytes a pixel). */
+const STRIP_PIXELS = 2_000_000;
+
+/**
+ * Denoises a photo. Large photos go strip by strip, each with a halo of rows deep enough that every kept pixel sees
+ * exactly the neighbourhood it would see in one piece: the result is the same, the memory is not.
+ */
 export function denoise(img: RawImage, opts: DenoiseOptions): DenoiseResult {
+  const { width: w, height: h, channels } = img;
+  const sigma = opts.sigma ?? estimateSigma(img);
+  const f = opts.patchRadius ?? 1;
+  const s = opts.searchRadius ?? (w * h > LARGE_PIXELS ? SEARCH_RADIUS - 1 : SEARCH_RADIUS);
+  const settings = { ...opts, sigma, patchRadius: f, searchRadius: s };
+  const stripPixels = opts.stripPixels ?? STRIP_PIXELS;
+  if (w * h <= stripPixels) return denoiseRegion(img, settings);
+
+  // Halo in full-size rows: the half-size chroma pass needs (s + f) half-size rows; starts stay even for it.
+  const halo = 2 * (s + f) + 2;
+  const stripRows = Math.max(2 * halo, Math.floor(stripPixels / w) & ~1);
+  const strips = Math.ceil(h / stripRows);
+  const data = Buffer.alloc(img.data.length);
+  let last: DenoiseResult | undefined;
+  for (let k = 0; k < strips; k++) {
+    const y0 = k * stripRows;
+    const y1 = Math.min(h, y0 + stripRows);
+    const a = Math.max(0, y0 - halo) & ~1;
+    const b = Math.min(h, y1 + halo);
+    const row = w * channels;
+    const strip: RawImage = { ...img, height: b - a, data: img.data.subarray(a * row, b * row) };
+    last = denoiseRegion(strip, {
+      ...settings,
+      onProgress: (p) => opts.onProgress?.((k + p) / strips),
+    });
+    last.image.data.copy(data, y0 * row, (y0 - a) * row, (y1 - a) * row);
+  }
+  return { ...(last as DenoiseResult), image: { ...img, data } };
+}
+
+/** The noise level of the photo's luminance (opponent Y), from at most about a million 2x2 blocks. */
+function estimateSigma(img: RawImage): number {
+  const { width: w, height: h, channels: c, data } = img;
+  const stride = Math.max(1, Math.floor(Math.sqrt((w * h) / 4 / 1_000_000)));
+  const hw = Math.floor(w / 2 / stride);
+  const hh = Math.floor(h / 2 / stride);
+  const plane = new Float32Array(hw * 2 * hh * 2);
+  for (let by = 0; by < hh; by++) {
+    for (let bx = 0; bx < hw; bx++) {
+      for (let dy = 0; dy < 2; dy++) {
+        for (let dx = 0; dx < 2; dx++) {
+          const o = ((2 * by * stride + dy) * w + 2 * bx * stride + dx) * c;
+          const y =
+            c >= 3
+              ? ((data[o] as number) + (data[o + 1] as number) + (data[o + 2] as number)) / S3
+              : (data[o] as number);
+          plane[(2 * by + dy) * 2 * hw + 2 * bx + dx] = y;
+        }
+      }
+    }
+  }
+  return estimateNoiseSigma(plane, 2 * hw, 2 * hh);
+}
+
+function denoiseRegion(
+  img: RawImage,
+  opts: DenoiseOptions & { sigma: number; patchRadius: number; searchRadius: number },
+): DenoiseResult {
   const { width: w, height: h, channels } = img;
   const n = w * h;
   const colour = channels >= 3;
@@ -106,11 +173,11 @@ export function denoise(img: RawImage, opts: DenoiseOptions): DenoiseResult {
     }
   }
 
-  const sigma = Math.max(opts.sigma ?? estimateNoiseSigma(Y, w, h), MIN_SIGMA);
-  const sigmaUsed = sigma * opts.strength;
+  const sigma = opts.sigma;
+  const sigmaUsed = Math.max(sigma, MIN_SIGMA) * opts.strength;
   const hParam = H_PER_SIGMA * sigmaUsed;
-  const f = opts.patchRadius ?? 1;
-  const s = opts.searchRadius ?? (n > LARGE_PIXELS ? SEARCH_RADIUS - 1 : SEARCH_RADIUS);
+  const f = opts.patchRadius;
+  const s = opts.searchRadius;
   const chromaShare = colour && w >= 8 && h >= 8 ? 0.25 : 0;
   const report = (base: number, share: number) => (p: number) => opts.onProgress?.(base + share * p);
 
