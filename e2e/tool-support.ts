@@ -1,9 +1,10 @@
 /** Helpers for the tool-page and result-page tests (tool-*.spec.ts, result-*.spec.ts). */
 import fs from 'node:fs';
 import path from 'node:path';
-import { OPERATIONS, type OperationId } from '@ai-editor/core';
+import { LIMITS, OPERATIONS, type OperationId } from '@ai-editor/core';
 import { expect, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { signIn } from './auth-support';
 import { ROOT } from './server';
 
 export const fixture = (name: string) => path.join(ROOT, 'fixtures', name);
@@ -20,10 +21,12 @@ export async function skipTutorials(page: Page, except: OperationId[] = []): Pro
 }
 
 /**
- * Makes the visitor someone allowed to use `operation`. Every operation is open until the sign-in issue lands its
- * rules; then this signs in (its `signIn(page)` helper) for every operation but the guest one.
+ * Makes the page's visitor someone allowed to use `operation` (and to download): guests may use only the guest
+ * operation, so for any other one a new user is signed in (a fresh user each time, so daily limits never bite).
  */
-export async function allowUse(_page: Page, _operation: OperationId): Promise<void> {}
+export async function allowUse(page: Page, operation: OperationId): Promise<void> {
+  if (operation !== LIMITS.guestOperation) await signIn(page);
+}
 
 /** The catalogue messages the tests expect, word for word (SPEC §5, §8). */
 export const TEXT = {

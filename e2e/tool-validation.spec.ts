@@ -4,6 +4,8 @@ import { allowUse, choosePhoto, dropFiles, fixture, skipTutorials, TEXT, toast }
 
 /** SPEC §5 upload rules, checked in the browser with the server's messages before anything is sent. */
 test.describe('upload checks on a tool page', () => {
+  // The first sign-in of a run may wait for the Auth emulator to finish starting.
+  test.describe.configure({ timeout: 240_000 });
   test.beforeEach(async ({ page }) => {
     await skipTutorials(page);
     await allowUse(page, 'background-removal');

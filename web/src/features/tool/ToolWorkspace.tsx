@@ -177,6 +177,11 @@ export function ToolWorkspace({ op }: { op: Operation }) {
               )}
             </div>
           )}
+          {carried && file === carried && (
+            <p className="text-sm text-muted-foreground" data-testid="carried-photo">
+              {carried.name}: carried over, ready to process.
+            </p>
+          )}
           {op.mask && file && <MaskEditor ref={maskRef} file={file} disabled={busy} />}
           <ParamControls defs={op.params} values={params} onChange={setParam} disabled={busy} />
           <Button size="lg" onClick={submit} disabled={busy} data-testid="submit">

@@ -78,7 +78,9 @@ export function UploadArea({ label, file, onFile, onReject, busy, disabled, maxB
         })}
         data-testid={`upload-${label.toLowerCase().replace(/\s+/g, '-')}`}
         className={cn(
-          'flex min-h-48 cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed p-6 text-center transition-colors',
+          'flex cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed p-6 text-center transition-colors',
+          // With the photo shown elsewhere (the mask editor), the area only offers to change it.
+          hidePreview && file ? 'min-h-24' : 'min-h-48',
           isDragActive ? 'border-primary bg-primary/5' : 'border-border hover:border-primary/60 hover:bg-muted/40',
           (busy || disabled) && 'cursor-not-allowed opacity-70',
         )}
@@ -91,7 +93,7 @@ export function UploadArea({ label, file, onFile, onReject, busy, disabled, maxB
           </>
         ) : preview ? (
           <img src={preview} alt={`Chosen ${label.toLowerCase()}`} className="max-h-72 rounded-md object-contain" />
-        ) : (
+        ) : hidePreview && file ? null : (
           <ImageUp className="h-10 w-10 text-muted-foreground" aria-hidden />
         )}
         {!busy && <p className="font-medium">Drag &amp; drop an image here, or click to select</p>}

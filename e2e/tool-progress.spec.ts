@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { allowUse, choosePhoto, expectResult, resizedPhoto, skipTutorials, watchUntil } from './tool-support';
+
+test('progress is real: the queue position falls as jobs ahead finish, then the percentage moves', async ({
+  page,
+  browser,
+}, info) => {
+  test.setTimeout(400_000);
+  await skipTutorials(page);
+  await allowUse(page, 'denoising');
+  // Denoising reports its progress as it goes; a 1600 px photo takes a few seconds per job.
+  const photo = await resizedPhoto('chelsea.png', 1600, 1066, info.outputDir);
+  await page.goto('/features/denoising');
+  // Another visitor's two jobs go first (the queue is shared; each user has two uses a day).
+  const other = await (await browser.newContext()).newPage();
+  await allowUse(other, 'denoising');
+  for (let i = 0; i < 2; i++) {
+    const res = await other.request.post('/api/images', {
+      multipart: {
+        operation: 'denoising',
+        file: { name: 'ahead.png', mimeType: 'image/png', buffer: fs.readFileSync(photo) },
+      },
+    });
+    expect(res.status()).toBe(201);
+  }
+  await choosePhoto(page, photo);
+  await page.getByRole('button', { name: 'Process Image' }).click();
+
+  const stage = page.getByTestId('job-stage');
+  const percent = page.getByTestId('job-percent');
+  const card = page.getByTestId('result-card');
+  const positions = await watchUntil(
+    page,
+    async () => {
+      const m = /position (\d+)/.exec((await stage.textContent().catch(() => '')) ?? '');
+      return m ? Number(m[1]) : undefined;
+    },
+    async () => (await percent.count()) > 0 || (await card.count()) > 0,
+    300_000,
+  );
+  const percents = await watchUntil(
+    page,
+    async () => ((await percent.count()) ? await percent.textContent() : undefined) ?? undefined,
+    async () => (await card.count()) > 0,
+    300_000,
+  );
+  await expectResult(page);
+  // Each poll (every 2 s) saw the place in the queue; it only ever falls.
+  expect(positions.length, `positions ${positions}`).toBeGreaterThanOrEqual(2);
+  for (let i = 1; i < positions.length; i++) expect(positions[i]).toBeLessThan(positions[i - 1] as number);
+  expect(new Set(percents).size, `percents ${percents}`).toBeGreaterThanOrEqual(2);
+  await other.context().close();
+});
