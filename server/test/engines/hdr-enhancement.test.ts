@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import engine from '../../src/engines/local/hdr-enhancement.js';
+import engine, { hdrEnhance } from '../../src/engines/local/hdr-enhancement.js';
 import type { RawImage } from '../../src/engines/shared/image.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
-import { luma } from '../support/metrics.js';
+import { luma, psnr } from '../support/metrics.js';
 
 /** Darkens a photo the way underexposure does: scaled down, shadows crushed a little. */
 function darken(img: RawImage): RawImage {
@@ -137,6 +137,15 @@ describe('HDR enhancement engine', () => {
       expect(new Set(progress.map((p) => p.percent)).size).toBeGreaterThan(1);
     });
   }
+
+  it('computes the base layer of large photos at a smaller size with nearly the same result', async () => {
+    const dark = darken(await fixturePixels('astronaut.png'));
+    const full = await hdrEnhance(dark, 1);
+    const reduced = await hdrEnhance(dark, 1, (dark.width * dark.height) / 4);
+    const p = psnr(reduced.image.data, full.image.data);
+    console.log(`base layer at half size vs full size: ${p.toFixed(1)} dB`);
+    expect(p).toBeGreaterThan(35);
+  });
 
   it('leaves already clipped highlights clipped and clips nothing new on a bright photo', async () => {
     const bright = await fixturePixels('rocket.jpg');
