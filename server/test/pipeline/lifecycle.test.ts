@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInVisitor } from '../support/auth.js';
 import { blob, fixture, startTestServer, type TestServer } from '../support/server.js';
 
 /** The whole path through HTTP with the real background-removal engine. */
@@ -11,7 +12,7 @@ describe('job lifecycle', () => {
   afterAll(() => server.close());
 
   it('cuts out the subject of a real photo: submit, poll, completed, fetch the PNG', async () => {
-    const visitor = server.visitor();
+    const visitor = await signedInVisitor(server);
     const res = await visitor.submit({
       file: blob(fixture('astronaut.png'), 'image/png'),
       operation: 'background-removal',
@@ -54,7 +55,7 @@ describe('job lifecycle', () => {
   });
 
   it('serves a download with the spec file name, and the original as uploaded', async () => {
-    const visitor = server.visitor();
+    const visitor = await signedInVisitor(server);
     const photo = fixture('rocket.jpg');
     const { id } = (await (
       await visitor.submit({ file: blob(photo, 'image/jpeg'), operation: 'background-removal' })
@@ -68,7 +69,7 @@ describe('job lifecycle', () => {
   });
 
   it('applies EXIF orientation and carries no metadata (GPS) into the result', async () => {
-    const visitor = server.visitor();
+    const visitor = await signedInVisitor(server);
     // A 300x200 JPEG stored sideways (orientation 6) with a GPS position and a camera make.
     const sideways = await sharp(fixture('coffee.png'))
       .resize(300, 200)
@@ -89,8 +90,9 @@ describe('job lifecycle', () => {
   });
 
   it('keeps a job and its files from every other session (404, as if it did not exist)', async () => {
-    const owner = server.visitor();
-    const stranger = server.visitor();
+    const owner = await signedInVisitor(server);
+    // Another signed-in user, and a guest.
+    const strangers = [await signedInVisitor(server), server.visitor()];
     const { id } = (await (
       await owner.submit({ file: blob(fixture('chelsea.png')), operation: 'background-removal' })
     ).json()) as { id: number };
@@ -101,9 +103,11 @@ describe('job lifecycle', () => {
       `/api/images/${id}/result/0`,
       `/api/images/${id}/download/0`,
     ]) {
-      const res = await stranger.fetch(p);
-      expect(res.status, p).toBe(404);
-      expect(await res.json()).toEqual({ code: 'NOT_FOUND', message: 'Image not found' });
+      for (const stranger of strangers) {
+        const res = await stranger.fetch(p);
+        expect(res.status, p).toBe(404);
+        expect(await res.json()).toEqual({ code: 'NOT_FOUND', message: 'Image not found' });
+      }
     }
     expect((await owner.fetch(`/api/images/${id}/result/0`)).status).toBe(200);
   });

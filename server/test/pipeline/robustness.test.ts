@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { images } from '../../src/db/schema.js';
 import { sweepExpired } from '../../src/services/retention.js';
+import { signedInVisitor } from '../support/auth.js';
 import { blob, fixture, startTestServer, storedFiles, type TestServer, testEngine } from '../support/server.js';
 
 /** Crashes, hangs, restarts and retention: no job is stuck in pending, and the pool recovers. */
@@ -24,7 +25,7 @@ describe('pipeline robustness', () => {
   afterAll(() => server.close());
 
   const submit = async (operation: string) => {
-    const visitor = server.visitor();
+    const visitor = await signedInVisitor(server);
     const res = await visitor.submit({ operation, file: blob(fixture('chelsea.png')) });
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: number };
@@ -63,7 +64,7 @@ describe('pipeline robustness', () => {
   });
 
   it('reports the queue position of waiting jobs, which falls as jobs ahead finish', async () => {
-    const visitor = server.visitor();
+    const visitor = await signedInVisitor(server);
     // One worker thread: a hanging job holds it while two more wait behind it.
     const ids: number[] = [];
     for (const operation of ['hdr-enhancement', 'pencil-sketch', 'pencil-sketch']) {
@@ -116,7 +117,7 @@ describe('restart', () => {
     const first = await startTestServer({ dataDir, localEngineOverrides: overrides });
     // Stop the queue first, as a killed process would never run what it accepted.
     await first.handle.queue.close();
-    const visitor = first.visitor();
+    const visitor = await signedInVisitor(first);
     const { id } = (await (
       await visitor.submit({ operation: 'pencil-sketch', file: blob(fixture('coffee.png')) })
     ).json()) as { id: number };

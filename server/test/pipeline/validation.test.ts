@@ -3,6 +3,7 @@ import { count } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { images } from '../../src/db/schema.js';
+import { signedInVisitor } from '../support/auth.js';
 import { blob, fixture, startTestServer, storedFiles, type TestServer, testEngine } from '../support/server.js';
 
 /** Every refusal answers `{ code, message }` with its status, and leaves no row and no file behind. */
@@ -181,7 +182,7 @@ describe('submission validation', () => {
   for (const c of cases) {
     it(`refuses ${c.name}`, async () => {
       const before = await rows();
-      const res = await server.visitor().submit(await c.fields());
+      const res = await (await signedInVisitor(server)).submit(await c.fields());
       const body = (await res.json()) as { code: string; message: string };
       expect(res.status).toBe(c.status);
       expect(body.code).toBe(c.code);
@@ -198,7 +199,7 @@ describe('submission validation', () => {
     form.append('operation', 'background-removal');
     form.append('file', blob(png));
     form.append('file', blob(png));
-    const res = await server.visitor().fetch('/api/images', { method: 'POST', body: form });
+    const res = await (await signedInVisitor(server)).fetch('/api/images', { method: 'POST', body: form });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ code: 'TOO_MANY_FILES', message: 'Please upload one image at a time' });
     expect(await rows()).toBe(before);
@@ -206,7 +207,7 @@ describe('submission validation', () => {
   });
 
   it('accepts a PNG renamed .jpg with a lying MIME type, as a PNG', async () => {
-    const visitor = server.visitor();
+    const visitor = await signedInVisitor(server);
     const res = await visitor.submit({
       operation: 'denoising',
       file: new File([new Uint8Array(png)], 'holiday.jpg', { type: 'image/jpeg' }),
