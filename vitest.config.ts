@@ -11,7 +11,8 @@ export default defineConfig({
           // One Firebase Auth emulator for the run; suites sign users in through support/auth.ts.
           globalSetup: ['server/test/support/auth-emulator.global.ts'],
           testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // Long enough for the run's Auth emulator to come up on a busy machine (startTestServer waits for it).
+          hookTimeout: 180_000,
           // Engines are CPU-heavy and the machine has 2 cores: one test file at a time.
           fileParallelism: false,
         },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInVisitor } from './support/auth.js';
 import { blob, fixture, startTestServer, type TestServer, testEngine } from './support/server.js';
 
 /**
@@ -21,7 +22,7 @@ describe('GET /api/images/:id/recommendations', () => {
   afterAll(() => server.close());
 
   async function submit(operation: string, name: string, type = 'image/png') {
-    const visitor = server.visitor();
+    const visitor = await signedInVisitor(server);
     const res = await visitor.submit({ file: blob(fixture(name), type), operation });
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: number };

@@ -16,7 +16,7 @@ export interface AuthEmulatorOptions {
 
 export interface AuthEmulator {
   url: string;
-  /** Resolves once the emulator answers HTTP; rejects if it exits first or takes longer than the timeout. */
+  /** Resolves once the emulator is up with its accounts imported; rejects if it exits first or times out. */
   ready(timeoutMs?: number): Promise<void>;
   /** SIGINT, so that the accounts are exported, then waits for the process to end. */
   stop(): Promise<void>;
@@ -89,8 +89,11 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
   });
   const url = `http://${opts.host}:${opts.port}`;
   let output = '';
+  // The auth port answers before the accounts are imported; the CLI says when everything is done.
+  let allReady = false;
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
+    if (!allReady && /All emulators ready/.test(output)) allReady = true;
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -113,8 +116,7 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
           throw new Error(`the Firebase Auth emulator exited (${child.exitCode}): ${output.trim()}`);
         }
         try {
-          const res = await fetch(`${url}/`);
-          if (res.ok) return;
+          if (allReady && (await fetch(`${url}/`)).ok) return;
         } catch {
           // not listening yet
         }

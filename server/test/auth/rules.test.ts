@@ -58,7 +58,7 @@ describe('guests', () => {
   it('get 403 Feature Restricted for every other operation, photo or prompt', async () => {
     const guest = server.visitor();
     for (const fields of [
-      { operation: 'background-removal', file: photo() },
+      { operation: 'background-removal', file: photo() } as Record<string, string | Blob>,
       { operation: 'text2img', prompt: 'a red fox' },
     ]) {
       const res = await guest.submit(fields);

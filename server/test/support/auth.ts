@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import type { Visitor } from './server.js';
+import type { TestServer, Visitor } from './server.js';
 
 export interface TestUser {
   uid: string;
@@ -79,4 +79,11 @@ export async function signIn(visitor: Visitor, user?: TestUser): Promise<TestUse
 export async function signOut(visitor: Visitor): Promise<void> {
   const res = await visitor.fetch('/api/session', { method: 'DELETE' });
   if (res.status !== 200) throw new Error(`sign-out failed: ${res.status} ${await res.text()}`);
+}
+
+/** A new visitor, signed in as a newly minted user (2 uses of each operation today, like any new user). */
+export async function signedInVisitor(server: TestServer): Promise<Visitor> {
+  const visitor = server.visitor();
+  await signIn(visitor);
+  return visitor;
 }

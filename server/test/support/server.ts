@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { OperationId } from '@ai-editor/core';
 import { type App, type AppOptions, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { authTestEnv } from './auth.js';
+import { authTestEnv, emulatorReady } from './auth.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../../../fixtures');
 export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
@@ -46,6 +46,8 @@ export async function startTestServer(
     ...authTestEnv(),
     ...opts.env,
   });
+  // Suites sign visitors in with users minted in the run's Auth emulator, which starts in the background.
+  await emulatorReady();
   const handle = await buildApp({ ...opts, config, localEngineOverrides: opts.localEngineOverrides });
   const url = await handle.app.listen({ port: 0, host: '127.0.0.1' });
   return {
