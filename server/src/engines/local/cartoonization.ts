@@ -1,3 +1,4 @@
+import { processFitted } from '../shared/fit.js';
 import { decode, encodePng, type RawImage } from '../shared/image.js';
 import { loadOpenCv, type OpenCv, withMats } from '../shared/opencv.js';
 import type { Engine } from '../types.js';
@@ -11,6 +12,7 @@ import type { Engine } from '../types.js';
  */
 
 const ANALYSIS_SIDE = 640;
+const MAX_PIXELS = 12_000_000;
 const COLOURS = 16;
 /** The outline colour (grey level). */
 export const INK = 24;
@@ -162,16 +164,24 @@ const cartoon: Engine = {
     ctx.progress({ stage: 'Reading the photo', percent: 8 });
     const photo = await decode(input.image);
     ctx.progress({ stage: 'Flattening colours', percent: 12 });
-    const result = cartoonize(cv, photo, (percent) =>
-      ctx.progress({ stage: percent < 75 ? 'Flattening colours' : 'Drawing outlines', percent }),
-    );
+    let colours = 0;
+    // Very large photos are drawn at MAX_PIXELS and scaled back: a cartoon gains nothing from more, and OpenCV.js
+    // would hold several full-size copies in its WebAssembly heap.
+    const { image, scale } = await processFitted(photo, MAX_PIXELS, (img) => {
+      const result = cartoonize(cv, img, (percent) =>
+        ctx.progress({ stage: percent < 75 ? 'Flattening colours' : 'Drawing outlines', percent }),
+      );
+      colours = result.colours;
+      return result.image;
+    });
     ctx.progress({ stage: 'Encoding', percent: 90 });
-    const png = await encodePng(result.image);
+    const png = await encodePng(image);
     return {
       images: [png],
       metadata: {
         method: 'bilateral filter, k-means palette (Lab), adaptive-threshold outlines',
-        colours: result.colours,
+        colours,
+        workScale: Math.round(scale * 1000) / 1000,
       },
     };
   },
