@@ -29,6 +29,7 @@ test('guest, Google sign-in through the emulator popup, two uses, daily limit, d
   await expect(toast(page, 'Feature Restricted', 'Please sign in with Google to access all features.')).toBeVisible();
   expect(submissions).toHaveLength(0);
   await expect(page.getByTestId('local-sign-in')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('1-guest-restricted.png') });
 
   // The real popup: the emulator's account chooser, a new auto-generated account.
   const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByTestId('sign-in').click()]);
@@ -45,6 +46,7 @@ test('guest, Google sign-in through the emulator popup, two uses, daily limit, d
   const menu = page.getByRole('menu');
   await expect(menu).toContainText('Account');
   await expect(menu.getByTestId('user-type')).toHaveText('Free User');
+  await page.screenshot({ path: test.info().outputPath('2-account-menu.png') });
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('uses-left')).toHaveText('2 of 2 uses left today');
   await expect(page.getByTestId('resets-at')).toContainText(/Resets (today|tomorrow) at/);
@@ -61,6 +63,7 @@ test('guest, Google sign-in through the emulator popup, two uses, daily limit, d
       .toBeGreaterThan(0);
   }
   expect(submissions).toHaveLength(2);
+  await page.screenshot({ path: test.info().outputPath('3-no-uses-left.png'), fullPage: true });
 
   // The third: 'Daily Limit Reached', without a request.
   await page.getByRole('button', { name: 'Process Image' }).click();
