@@ -120,7 +120,8 @@ export class BullmqQueue implements JobQueue {
       waiting: counts.waiting ?? 0,
       active: counts.active ?? 0,
       retrying: counts.delayed ?? 0,
-      workerProcesses: await this.queue.getWorkersCount(),
+      // CLIENT LIST, which some hosted Redis services refuse.
+      workerProcesses: await this.queue.getWorkersCount().catch(() => undefined),
       operations,
       ...((counts.waiting ?? 0) > COUNT_LIMIT && { operationsCountedOver: COUNT_LIMIT }),
     };

@@ -132,7 +132,7 @@ export async function startWorker(env: Record<string, string>): Promise<WorkerCh
   };
 }
 
-export async function waitUntil<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 60_000) {
+export async function waitUntil<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 90_000) {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
