@@ -1,11 +1,12 @@
 import sharp from 'sharp';
 import { denoise } from '../shared/denoise.js';
-import { detectFaces, type Face } from '../shared/faces.js';
+import { detectFaces, type Face, releaseFaces } from '../shared/faces.js';
 import { dilate, processMaskedRegion } from '../shared/fit.js';
 import { decode, decodeMask, encodePng, type RawImage } from '../shared/image.js';
 import { inpaint } from '../shared/inpaint.js';
-import { detectDefects } from '../shared/scratches.js';
+import { detectDefects, fillThinMarks } from '../shared/scratches.js';
 import type { Engine } from '../types.js';
+import faceEnhancement, { NO_FACE_NOTE } from './face-enhancement.js';
 
 /**
  * Photo restoration, an old-photo pipeline that never invents colour:
@@ -13,12 +14,16 @@ import type { Engine } from '../types.js';
  *    add the user's mask if one was painted; eyes and lips are protected, so catchlights are not taken for dust;
  * 2. fill those marks from the photo's own texture (patch-based inpainting, shared/inpaint.ts), grain included;
  * 3. reduce grain and noise (non-local means, shared/denoise.ts);
+ * 4. enhance the faces, when there are any (the face-enhancement engine: Real-ESRGAN on each face, blended back).
+ * Output: images[0] is the restored photo, images[1] a mask of what was repaired (white), to check and download.
  * A greyscale photo is worked on as one channel and returned as a greyscale PNG; a colour (or toned) photo keeps
  * its own colours, since every step only copies or averages the photo's own pixels.
  */
 
 /** Marks are widened by this much before filling, so their soft edges go too. */
 const MASK_GROW = 1;
+/** A painted mask no deeper than this is filled like detected marks, from its edges; deeper ones by inpainting. */
+const THIN_DEPTH = 4;
 /** Largest crop the inpainting works on at full size. */
 const INPAINT_MAX_PIXELS = 1.2e6;
 /** A photo whose channels differ by at most this (JPEG noise) at 99.5% of pixels is greyscale. */
@@ -69,6 +74,7 @@ const photoRestoration: Engine = {
     if (!input.image) throw new Error('Photo restoration needs a photo');
     const denoiseStrength = Number(input.params.denoise ?? 50);
     const sensitivity = Number(input.params.scratch_sensitivity ?? 50);
+    const enhanceFaces = input.params.enhance_faces !== false;
     ctx.progress({ stage: 'Reading the photo', percent: 2 });
     const photo = await decode(input.image);
     const { width: w, height: h } = photo;
@@ -98,26 +104,35 @@ const photoRestoration: Engine = {
             { sensitivity: sensitivity / 100, protect: await protectedFeatures(faces, w, h) },
           )
         : { mask: new Uint8Array(w * h), scratches: 0, dust: 0 };
-    const marks = defects.mask;
-    if (input.mask) {
-      const user = await decodeMask(input.mask, w, h);
-      for (let i = 0; i < marks.length; i++) if (user.data[i]) marks[i] = 255;
-    }
-    const grown = dilate(marks, w, h, MASK_GROW);
+    const user = input.mask ? await decodeMask(input.mask, w, h) : undefined;
+    const grown = dilate(defects.mask, w, h, MASK_GROW);
     let marked = 0;
-    for (const v of grown) if (v) marked++;
+    for (let i = 0; i < grown.length; i++) {
+      if (user?.data[i]) grown[i] = 0;
+      else if (grown[i]) marked++;
+    }
 
-    // 2. Fill the marks from the photo's own texture.
+    // 2. Fill the marks: detected ones are thin and are bridged from their edges; a painted mask may be wide and is
+    //    filled from the photo's own texture.
     ctx.progress({ stage: 'Repairing scratches and dust', percent: 15 });
     if (marked) {
+      work = {
+        ...work,
+        data: fillThinMarks(work.data, w, h, work.channels, grown, (f) =>
+          ctx.progress({ stage: 'Repairing scratches and dust', percent: Math.round(15 + 15 * f) }),
+        ),
+      };
+    }
+    if (user && isThin(user.data, w, h)) {
+      work = { ...work, data: fillThinMarks(work.data, w, h, work.channels, dilate(user.data, w, h, MASK_GROW)) };
+    } else if (user) {
       const region = await processMaskedRegion(
         work,
-        { data: Buffer.from(grown.buffer, grown.byteOffset, grown.length), width: w, height: h, channels: 1 },
+        { ...user, data: Buffer.from(dilate(user.data, w, h, MASK_GROW)) },
         { margin: 16, maxPixels: INPAINT_MAX_PIXELS },
         (crop, cropMask) =>
           inpaint(crop, cropMask, {
-            onProgress: (f) =>
-              ctx.progress({ stage: 'Repairing scratches and dust', percent: Math.round(15 + 40 * f) }),
+            onProgress: (f) => ctx.progress({ stage: 'Repairing the painted areas', percent: Math.round(30 + 25 * f) }),
           }).image,
       );
       if (region) work = region.image;
@@ -135,6 +150,30 @@ const photoRestoration: Engine = {
       sigma = Math.round(result.sigma * 10) / 10;
     }
 
+    // 4. Faces, on the cleaned photo (the face engine finds them again there: cheap next to the rest).
+    let facesEnhanced = 0;
+    if (enhanceFaces && faces.length) {
+      ctx.progress({ stage: 'Enhancing faces', percent: 80 });
+      const rgb = work.channels === 1 ? await toRgb(work) : work;
+      // Only when the cleaned photo still shows a face: without one the face engine would enhance the whole photo.
+      if ((await detectFaces(rgb).catch(() => [])).length) {
+        const out = await faceEnhancement.run(
+          { operation: 'face-enhancement', image: await encodePng(rgb), params: { scale: 1 } },
+          {
+            ...ctx,
+            progress: (p) =>
+              ctx.progress({ stage: 'Enhancing faces', percent: Math.round(80 + 0.15 * (p.percent ?? 0)) }),
+          },
+        );
+        if (out.metadata?.note !== NO_FACE_NOTE) {
+          const enhanced = await decode(out.images[0] as Buffer);
+          facesEnhanced = Array.isArray(out.metadata?.faces) ? out.metadata.faces.length : 0;
+          // A greyscale photo stays greyscale: only the enhanced luminance is kept.
+          work = grey ? { data: luminance(enhanced), width: w, height: h, channels: 1 } : enhanced;
+        }
+      }
+    }
+
     ctx.progress({ stage: 'Encoding', percent: 97 });
     const png = grey
       ? await sharp(work.data, { raw: { width: w, height: h, channels: 1 } })
@@ -142,25 +181,47 @@ const photoRestoration: Engine = {
           .png()
           .toBuffer()
       : await encodePng(work);
+    // What was repaired (detected marks, grown, plus the painted mask): white = repaired, for the user to check.
+    const repaired = Buffer.alloc(w * h);
+    for (let i = 0; i < repaired.length; i++) if (grown[i] || user?.data[i]) repaired[i] = 255;
+    const repairedPng = await sharp(repaired, { raw: { width: w, height: h, channels: 1 } })
+      .toColourspace('b-w')
+      .png()
+      .toBuffer();
     return {
-      images: [png],
+      images: [png, repairedPng],
       metadata: {
         greyscale: grey,
         scratches: defects.scratches,
         dust: defects.dust,
         userMask: Boolean(input.mask),
         repairedShare: Math.round((marked / (w * h)) * 10000) / 10000,
+        paintedShare: user ? Math.round((user.data.reduce((a, v) => a + (v ? 1 : 0), 0) / (w * h)) * 10000) / 10000 : 0,
         estimatedNoiseSigma: sigma,
         faces: faces.length,
+        facesEnhanced,
       },
     };
   },
 };
 
+/** True when no painted pixel lies deeper than THIN_DEPTH inside the mask (strokes over scratches, not areas). */
+function isThin(mask: Uint8Array, w: number, h: number): boolean {
+  const outside = Uint8Array.from(mask, (v) => (v ? 0 : 1));
+  const near = dilate(outside, w, h, THIN_DEPTH);
+  for (let i = 0; i < mask.length; i++) if (mask[i] && !near[i]) return false;
+  return true;
+}
+
+/** Copies a one-channel image into three equal channels. */
 async function toRgb(grey: RawImage): Promise<RawImage> {
   const data = Buffer.alloc(grey.width * grey.height * 3);
   for (let i = 0; i < grey.width * grey.height; i++) data.fill(grey.data[i] as number, i * 3, i * 3 + 3);
   return { ...grey, data, channels: 3 };
 }
+
+photoRestoration.release = async () => {
+  await Promise.all([faceEnhancement.release?.(), releaseFaces()]);
+};
 
 export default photoRestoration;

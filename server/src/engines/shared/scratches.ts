@@ -197,6 +197,44 @@ export function lineOpen(
   return cur;
 }
 
+/**
+ * A scratch lies across one surface: the photo is about the same on its two sides. A highlight or shadow along an
+ * object's edge (a rim, a fold, a stripe's border) has different things on each side. True when, at enough points
+ * of the mark, the difference across it is under half the mark's typical contrast.
+ */
+function sameOnBothSides(
+  y: Float32Array,
+  w: number,
+  h: number,
+  pixels: number[],
+  angle: number,
+  offset: number,
+  contrast: Float32Array,
+): boolean {
+  const nx = -Math.sin(angle) * offset;
+  const ny = Math.cos(angle) * offset;
+  const step = Math.max(1, Math.floor(pixels.length / 200));
+  const own: number[] = [];
+  for (let i = 0; i < pixels.length; i += step) own.push(contrast[pixels[i] as number] as number);
+  own.sort((a, b) => a - b);
+  const bar = 0.5 * (own[own.length >> 1] as number);
+  let same = 0;
+  let n = 0;
+  for (let i = 0; i < pixels.length; i += step) {
+    const p = pixels[i] as number;
+    const px = p % w;
+    const py = (p - px) / w;
+    const ax = Math.round(px + nx);
+    const ay = Math.round(py + ny);
+    const bx = Math.round(px - nx);
+    const by = Math.round(py - ny);
+    if (ax < 0 || ay < 0 || bx < 0 || by < 0 || ax >= w || bx >= w || ay >= h || by >= h) continue;
+    if (Math.abs((y[ay * w + ax] as number) - (y[by * w + bx] as number)) < bar) same++;
+    n++;
+  }
+  return n === 0 || same >= SAME_SIDES * n;
+}
+
 /** Median and MAD-based standard deviation of a sample of the values (every 7th). */
 function robustSpread(v: Float32Array): { median: number; spread: number } {
   const sample = new Float32Array(Math.ceil(v.length / 7));
@@ -233,6 +271,8 @@ function boxCount(bits: Uint8Array, w: number, h: number, r: number): (x: number
 }
 
 const ANGLES = 16;
+/** Share of a scratch's points that must look alike on its two sides (a scratch may cross a few edges). */
+const SAME_SIDES = 0.35;
 
 /** Finds scratches and dust in a luminance plane (0–255). */
 export function detectDefects(y: Float32Array, w: number, h: number, opts: DefectOptions = {}): DefectResult {
@@ -245,6 +285,8 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
   const segment = Math.max(16, Math.round(64 * scale));
   const minScratchLength = Math.max(24, 100 * scale);
   const maxScratchWidth = Math.max(5.5, 8 * scale);
+  // How far beyond a scratch's edge its two sides are compared.
+  const sideGap = Math.max(2, 3 * scale);
   // Dust must stand alone: little other fine structure within this radius (texture is not dust).
   const isolation = 2 * k;
   // Contrast needed to start a mark, in grey levels: 40 at sensitivity 0, 12 at 1 (or more, with noise).
@@ -261,19 +303,21 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
     const t = topHat(y, w, h, k, sign);
     // Noise and grain give every pixel some top-hat response: thresholds sit well above its typical spread.
     const { median, spread } = robustSpread(t);
-    const high = Math.max(baseHigh, median + 10 * spread);
-    const low = Math.max(baseHigh / 2, median + 5 * spread);
+    const high = Math.max(baseHigh, median + 5 * spread);
+    const low = Math.max(baseHigh / 2, median + 2.5 * spread);
     // Scratches: marks that hold a straight segment at one angle, judged angle by angle so that texture running
     // other ways does not join them. Widened by a pixel first, so a thin, gently curved scratch still holds a
     // segment at the nearest sampled angle.
     const wide = rankFilter(t, w, h, 3, true);
     const onScratch = new Uint8Array(w * h);
     for (let a = 0; a < ANGLES; a++) {
-      const o = lineOpen(wide, w, h, (a * Math.PI) / ANGLES, segment, bufA, bufB);
+      const angle = (a * Math.PI) / ANGLES;
+      const o = lineOpen(wide, w, h, angle, segment, bufA, bufB);
       for (let i = 0; i < line.length; i++) line[i] = Math.min(o[i] as number, t[i] as number);
       for (const c of components(line, w, h, low, high)) {
         const { length, width } = shape(c.pixels, w);
         if (length < minScratchLength || width > maxScratchWidth || protectedMark(c)) continue;
+        if (!sameOnBothSides(y, w, h, c.pixels, angle, width + sideGap, t)) continue;
         scratches++;
         for (const p of c.pixels) onScratch[p] = 1;
       }
@@ -299,4 +343,78 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
     for (let i = 0; i < mask.length; i++) if (onScratch[i]) mask[i] = 255;
   }
   return { mask, scratches, dust };
+}
+
+/** Separable Gaussian blur of a float plane, clamped at the borders. */
+function blurPlane(src: Float32Array, w: number, h: number, sigma: number): Float32Array {
+  const r = Math.max(1, Math.ceil(3 * sigma));
+  const k = new Float32Array(2 * r + 1);
+  let sum = 0;
+  for (let i = -r; i <= r; i++) sum += k[i + r] = Math.exp(-(i * i) / (2 * sigma * sigma));
+  for (let i = 0; i < k.length; i++) k[i] = (k[i] as number) / sum;
+  const tmp = new Float32Array(w * h);
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      let acc = 0;
+      for (let i = -r; i <= r; i++) {
+        const xx = x + i < 0 ? 0 : x + i >= w ? w - 1 : x + i;
+        acc += (k[i + r] as number) * (src[row + xx] as number);
+      }
+      tmp[row + x] = acc;
+    }
+  }
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let acc = 0;
+      for (let i = -r; i <= r; i++) {
+        const yy = y + i < 0 ? 0 : y + i >= h ? h - 1 : y + i;
+        acc += (k[i + r] as number) * (tmp[yy * w + x] as number);
+      }
+      out[y * w + x] = acc;
+    }
+  }
+  return out;
+}
+
+/**
+ * Fills thin marks (scratches, dust) from the pixels around them by normalised convolution (Knutsson & Westin
+ * 1993): a Gaussian-weighted mean of the unmarked neighbours, widening the Gaussian where a mark is too deep for the
+ * narrow one to reach across. Marks a few pixels wide are bridged smoothly, without copying texture from elsewhere
+ * that may not belong there. Pixels outside the mask are returned unchanged.
+ */
+export function fillThinMarks(
+  data: Buffer,
+  w: number,
+  h: number,
+  channels: number,
+  mask: Uint8Array,
+  onProgress?: (fraction: number) => void,
+): Buffer {
+  const out = Buffer.from(data);
+  const known = new Float32Array(w * h);
+  for (let i = 0; i < known.length; i++) known[i] = mask[i] ? 0 : 1;
+  const done = new Uint8Array(w * h);
+  for (let i = 0; i < done.length; i++) done[i] = mask[i] ? 0 : 1;
+  const sigmas = [1, 3, 9];
+  for (let s = 0; s < sigmas.length; s++) {
+    const sigma = sigmas[s] as number;
+    const weight = blurPlane(known, w, h, sigma);
+    const last = s === sigmas.length - 1;
+    for (let c = 0; c < channels; c++) {
+      const plane = new Float32Array(w * h);
+      for (let i = 0; i < plane.length; i++) plane[i] = (known[i] as number) * (data[i * channels + c] as number);
+      const num = blurPlane(plane, w, h, sigma);
+      for (let i = 0; i < plane.length; i++) {
+        if (done[i]) continue;
+        const wt = weight[i] as number;
+        // Enough known pixels within reach at this scale (or the last scale: take what there is).
+        if (wt >= 0.08 || (last && wt > 0)) out[i * channels + c] = Math.round((num[i] as number) / wt);
+      }
+    }
+    for (let i = 0; i < done.length; i++) if (!done[i] && ((weight[i] as number) >= 0.08 || last)) done[i] = 1;
+    onProgress?.((s + 1) / sigmas.length);
+  }
+  return out;
 }
