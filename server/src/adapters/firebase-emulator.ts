@@ -100,7 +100,10 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stopping = false;
   void exited.then((code) => {
-    if (!stopping) opts.log?.error({ code, output }, 'the Firebase Auth emulator stopped');
+    // Ctrl+C in a terminal reaches the emulator too: a clean exit then is part of shutting down.
+    if (stopping) return;
+    if (code === 0) opts.log?.warn('the Firebase Auth emulator stopped');
+    else opts.log?.error({ code, output }, 'the Firebase Auth emulator stopped');
   });
   // If this process ends without stop(), take the emulator along.
   const killOnExit = () => child.kill('SIGKILL');
