@@ -47,7 +47,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const { config } = opts;
   // Refuse to start on an unsafe sign-in configuration before opening anything.
   assertAuthConfig(config.auth);
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: true });
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: config.trustProxy });
   const database = await openDatabase(config);
   const storage = selectStorage(config);
   const registry = createEngineRegistry(config, {

@@ -41,6 +41,8 @@ export interface Config {
   downloadsEnabled: boolean;
   /** The web app's production build, served on the same origin. */
   webDistDir: string;
+  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it: it drives rate limits). */
+  trustProxy: boolean;
   /** Redis queue, worker processes and S3 bucket (config-scale-out.ts); all unset on the embedded defaults. */
   scaleOut: ScaleOutConfig;
   /** Sign-in: Firebase project, emulator or real, and how ID tokens are checked (services/auth/config.ts). */
@@ -109,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url))),
     scaleOut: loadScaleOutConfig(env, { workerThreads }),
     auth: loadAuthConfig(env, dataDir),
+    trustProxy: env.TRUST_PROXY === 'true',
     guestRateLimit: {
       max: int(env, 'GUEST_SUBMISSIONS_PER_WINDOW', 20),
       windowMs: int(env, 'GUEST_SUBMISSION_WINDOW_MS', 10 * 60_000),

@@ -15,6 +15,8 @@ const photo = () => blob(fixture('chelsea.png'), 'image/png');
 
 beforeAll(async () => {
   server = await startTestServer({
+    // The guest rate-limit test simulates client addresses with X-Forwarded-For, as a proxy in front would set.
+    env: { TRUST_PROXY: 'true' },
     localEngineOverrides: {
       'face-enhancement': testEngine('echo'),
       'background-removal': testEngine('echo'),
