@@ -10,7 +10,8 @@ export interface RawImage {
 
 /** Decodes uploaded bytes with EXIF orientation applied, as 8-bit RGB (or RGBA with `alpha`). */
 export async function decode(bytes: Buffer, opts: { alpha?: boolean } = {}): Promise<RawImage> {
-  let pipeline = sharp(bytes, { failOn: 'error' }).rotate();
+  // Grey photos come out as RGB too, so engines can count on three (or four) channels.
+  let pipeline = sharp(bytes, { failOn: 'error' }).rotate().toColourspace('srgb');
   pipeline = opts.alpha ? pipeline.ensureAlpha() : pipeline.removeAlpha();
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: info.channels as RawImage['channels'] };
@@ -31,7 +32,7 @@ export async function decodeMask(bytes: Buffer, width: number, height: number): 
 
 /** Encodes raw pixels as a PNG; sharp writes no metadata unless asked, so nothing of the upload is carried over. */
 export function encodePng(img: RawImage): Promise<Buffer> {
-  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
-    .png()
-    .toBuffer();
+  const pipeline = sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
+  // sharp would widen one band to sRGB; keep a grey picture a one-band PNG.
+  return (img.channels === 1 ? pipeline.toColourspace('b-w') : pipeline).png().toBuffer();
 }
