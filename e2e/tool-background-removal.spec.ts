@@ -59,6 +59,12 @@ test('background removal end to end: progress, result, compare slider, transpare
   for (let i = 3; i < data.length; i += 4) if ((data[i] as number) < 20) transparent++;
   expect(transparent / (512 * 512)).toBeGreaterThan(0.2);
 
+  // A download that fails on the way: SPEC §8's toast.
+  await page.route('**/api/images/*/download/*', (route) => route.abort());
+  await card.getByRole('button', { name: 'Download' }).click();
+  await expect(toast(page, 'Download failed', 'Failed to download the image. Please try again.')).toBeVisible();
+  await page.unroute('**/api/images/*/download/*');
+
   // The job's result page reopens the result.
   await card.getByRole('link', { name: 'Open result page' }).click();
   await expect(page).toHaveURL(/\/result\?id=\d+$/);
@@ -73,6 +79,9 @@ test('background removal end to end: progress, result, compare slider, transpare
   // Result page naming (SPEC §7): enhanced-image with the extension of the returned content type.
   expect(again.suggestedFilename()).toBe('enhanced-image.png');
   await expect(toast(page, 'Success', 'Image downloaded successfully')).toBeVisible();
+  await page.route('**/api/images/*/download/*', (route) => route.abort());
+  await result.getByRole('button', { name: 'Download' }).click();
+  await expect(toast(page, 'Error', 'Failed to download image. Please try again.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Back to Home' })).toBeVisible();
 });
 

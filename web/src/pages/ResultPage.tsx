@@ -11,6 +11,7 @@ import { toast } from '@/components/ui/use-toast';
 import { type ImageJob, jobKey, saveBlob, stageLabel } from '@/features/tool/jobs';
 import { CHECKERBOARD } from '@/features/tool/ResultCard';
 import { useAccess } from '@/features/tool/useAccess';
+import { useServerConfig } from '@/lib/server';
 import { cn } from '@/lib/utils';
 
 /** 'image/png' → 'png'; SPEC §7: png when the type is missing. */
@@ -96,6 +97,7 @@ function PendingCard({ job }: { job?: ImageJob }) {
 function JobCard({ job }: { job: ImageJob }) {
   const [downloading, setDownloading] = useState(false);
   const access = useAccess(job.operation as OperationId);
+  const { data: config } = useServerConfig();
   const name = getOperation(job.operation)?.name ?? job.operation;
   if (job.status === 'pending') return <PendingCard job={job} />;
 
@@ -163,11 +165,14 @@ function JobCard({ job }: { job: ImageJob }) {
           </div>
         )}
       </CardContent>
-      <CardFooter>
-        <Button onClick={download} disabled={downloading}>
-          {downloading ? <Loader2 className="animate-spin" aria-hidden /> : <Download aria-hidden />} Download
-        </Button>
-      </CardFooter>
+      {/* As on the tool pages, the deployment may turn downloads off (DOWNLOADS_ENABLED=false). */}
+      {config?.downloadsEnabled !== false && (
+        <CardFooter>
+          <Button onClick={download} disabled={downloading}>
+            {downloading ? <Loader2 className="animate-spin" aria-hidden /> : <Download aria-hidden />} Download
+          </Button>
+        </CardFooter>
+      )}
     </Card>
   );
 }
