@@ -70,12 +70,10 @@ export function UploadArea({ label, file, onFile, onReject, busy, disabled, maxB
 
   return (
     <div className="space-y-3">
+      {/* Outside the drop zone's button, so that no control sits inside another; the zone opens it on click. */}
+      <input {...getInputProps({ accept: Object.keys(ACCEPT).join(',') })} aria-label={label} />
       <div
-        {...getRootProps({
-          role: 'button',
-          'aria-label': `${label}: drag and drop an image or click to select`,
-          'aria-disabled': busy || disabled,
-        })}
+        {...getRootProps({ role: 'button', 'aria-disabled': busy || disabled })}
         data-testid={`upload-${label.toLowerCase().replace(/\s+/g, '-')}`}
         className={cn(
           'flex cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed p-6 text-center transition-colors',
@@ -85,7 +83,8 @@ export function UploadArea({ label, file, onFile, onReject, busy, disabled, maxB
           (busy || disabled) && 'cursor-not-allowed opacity-70',
         )}
       >
-        <input {...getInputProps({ accept: Object.keys(ACCEPT).join(',') })} aria-label={label} />
+        {/* The visible text names the button (with the field's name first, for two upload areas). */}
+        <span className="sr-only">{label}: </span>
         {busy ? (
           <>
             <Loader2 className="h-8 w-8 animate-spin text-primary" aria-hidden />
