@@ -13,8 +13,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     log.info(`${signal}: finishing running jobs, taking no new ones`);
-    await worker.close();
-    log.info('worker stopped');
-    process.exit(0);
+    try {
+      await worker.close();
+      log.info('worker stopped');
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'worker did not stop cleanly');
+      process.exit(1);
+    }
   });
 }
