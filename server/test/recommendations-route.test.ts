@@ -16,7 +16,7 @@ describe('GET /api/images/:id/recommendations', () => {
         'super-resolution': testEngine('echo'),
         'face-enhancement': testEngine('echo'),
       },
-      env: { ENGINE_DENOISING: 'off' },
+      env: { ENGINE_DENOISING: 'off', ENGINE_HDR_ENHANCEMENT: 'off' },
     });
   });
   afterAll(() => server.close());
@@ -43,7 +43,7 @@ describe('GET /api/images/:id/recommendations', () => {
   });
 
   it('leaves out the job’s own tool and tools that cannot run here', async () => {
-    // The night launch is dark (HDR: coming soon) and small; its own tool, super-resolution, is not suggested.
+    // The night launch is dark (HDR, switched off here) and small; its own tool, super-resolution, is not suggested.
     const { visitor, id } = await submit('super-resolution', 'rocket.jpg', 'image/jpeg');
     const recs = (await (await visitor.fetch(`/api/images/${id}/recommendations`)).json()) as { operationId: string }[];
     const ids = recs.map((r) => r.operationId);
