@@ -120,6 +120,7 @@ test('several outputs show as a gallery; the photo analysis suggests denoising a
   expect(Number(await meter.getAttribute('aria-valuenow'))).toBeGreaterThan(40);
   await denoise.getByRole('link', { name: 'Try Now' }).click();
   await expect(page).toHaveURL(/\/features\/denoising$/);
-  await expect(page.getByTestId('carried-photo')).toContainText('coffee-noisy-20.png');
+  // The denoising page starts with the same photo chosen.
+  await expect(page.getByTestId('chosen-file')).toContainText('coffee-noisy-20.png');
   await expect(page.getByRole('img', { name: 'Chosen photo' })).toBeVisible();
 });

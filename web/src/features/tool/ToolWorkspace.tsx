@@ -48,11 +48,10 @@ export function ToolWorkspace({ op }: { op: Operation }) {
   const { data: config } = useServerConfig();
   const maxBytes = config?.limits?.maxUploadBytes ?? LIMITS.maxUploadBytes;
   // A photo handed over by /editor or a 'Try Now' card starts the page (once; a reload starts empty).
-  const [carried] = useState(() => {
+  const [file, setFile] = useState<File | null>(() => {
     const photo = takeCarriedPhoto();
     return photo && op.input !== 'prompt' && !checkImageFile(photo, maxBytes) ? photo : null;
   });
-  const [file, setFile] = useState<File | null>(carried);
   const [file2, setFile2] = useState<File | null>(null);
   const [params, setParams] = useState<Params>(() => defaultParams(op));
   const [submitting, setSubmitting] = useState(false);
@@ -176,11 +175,6 @@ export function ToolWorkspace({ op }: { op: Operation }) {
                 </div>
               )}
             </div>
-          )}
-          {carried && file === carried && (
-            <p className="text-sm text-muted-foreground" data-testid="carried-photo">
-              {carried.name}: carried over, ready to process.
-            </p>
           )}
           {op.mask && file && <MaskEditor ref={maskRef} file={file} disabled={busy} />}
           <ParamControls defs={op.params} values={params} onChange={setParam} disabled={busy} />
