@@ -138,5 +138,5 @@ describe('restart', () => {
       await second.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 180_000); // the first server waits for the run's Auth emulator, which may still be starting
 });
