@@ -11,6 +11,9 @@ export default defineConfig({
   // The machine is small and shared: two workers, generous timeouts.
   workers: 2,
   timeout: 60_000,
+  // CI shares this small machine with its services: a test that fails once is run again, and is reported
+  // as flaky in the list; a broken feature fails both times.
+  retries: process.env.CI ? 1 : 0,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
