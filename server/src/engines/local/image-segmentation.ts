@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { detectFaces, releaseFaces } from '../shared/faces.js';
 import { decode, encodePng, type RawImage } from '../shared/image.js';
 import { releaseIsnet, salientMask } from '../shared/isnet.js';
 import { personMatte, releasePersonSeg } from '../shared/person-seg.js';
@@ -9,7 +10,8 @@ import type { Engine } from '../types.js';
  *
  * - `subject: 'person'`: the people in the photo (Robust Video Matting's alpha matte).
  * - `subject: 'object'`: the most salient object (ISNet, the background-removal model), people included.
- * - `subject: 'auto'` (default): people when the person matte finds any, otherwise the salient object.
+ * - `subject: 'auto'` (default): people when a face is seen and the person matte finds them, otherwise the salient
+ *   object.
  *
  * Output: images[0] is an overlay (the photo with the background dimmed and the subject outlined), images[1] the
  * mask itself (greyscale PNG, white = subject, soft edges), so both can be viewed and downloaded.
@@ -94,8 +96,12 @@ const imageSegmentation: Engine = {
     let mask: Buffer | undefined;
     let subject: 'person' | 'object' = 'object';
     let note: string | undefined;
-    if (wanted !== 'object') {
-      ctx.progress({ stage: 'Looking for people', percent: 10 });
+    // Automatic mode runs the person matte only when a face is seen (a quick check), so photos of things go
+    // straight to the salient-object model.
+    ctx.progress({ stage: 'Looking for people', percent: 5 });
+    const look = wanted === 'person' || (wanted === 'auto' && (await detectFaces(photo).catch(() => [])).length > 0);
+    if (look) {
+      ctx.progress({ stage: 'Separating people', percent: 15 });
       const people = await personMatte(photo);
       if (wanted === 'person' || share(people) >= MIN_PERSON_SHARE) {
         mask = people;
@@ -130,7 +136,7 @@ const imageSegmentation: Engine = {
     };
   },
   async release() {
-    await Promise.all([releaseIsnet(), releasePersonSeg()]);
+    await Promise.all([releaseIsnet(), releasePersonSeg(), releaseFaces()]);
   },
 };
 
