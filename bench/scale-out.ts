@@ -1,6 +1,7 @@
 /**
- * Scale-out benchmark (issue 8). With PostgreSQL and Redis (DATABASE_URL, REDIS_URL), real `npm run worker`
- * processes, each single-threaded (WORKER_THREADS=1, INFERENCE_THREADS=1, WORKER_CONCURRENCY=1), it prints:
+ * Scale-out benchmark (issue 8). With PostgreSQL and Redis (TEST_DATABASE_URL/TEST_REDIS_URL as .ci/services.sh sets
+ * them, or DATABASE_URL/REDIS_URL) and real `npm run worker` processes, each single-threaded (WORKER_THREADS=1,
+ * INFERENCE_THREADS=1, WORKER_CONCURRENCY=1), it prints:
  * - jobs per minute with one worker process, then with two, on the same job mix (background removal on the fixture
  *   photos, models loaded beforehand), and their ratio (target >= 1.7);
  * - submit-to-start latency p50/p99 through BullMQ: a small job submitted while a worker is idle, from the submit
@@ -23,9 +24,10 @@ import { loadConfig } from '../server/src/config.js';
 import { images } from '../server/src/db/schema.js';
 import { checkImage } from '../server/src/services/uploads.js';
 
-const { DATABASE_URL, REDIS_URL } = process.env;
+const DATABASE_URL = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+const REDIS_URL = process.env.TEST_REDIS_URL || process.env.REDIS_URL;
 if (!DATABASE_URL || !REDIS_URL) {
-  console.error('Set DATABASE_URL and REDIS_URL (source .ci/services.sh for the local services).');
+  console.error('Set DATABASE_URL and REDIS_URL (or source .ci/services.sh, which starts the local services).');
   process.exit(2);
 }
 const JOBS = Number(process.env.BENCH_JOBS ?? 12);

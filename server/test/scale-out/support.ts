@@ -8,13 +8,16 @@ import { paginateListObjectsV2, S3Client } from '@aws-sdk/client-s3';
 import pg from 'pg';
 import S3rver from 's3rver';
 
-const { DATABASE_URL, REDIS_URL } = process.env;
+// TEST_* first: CI sets those (.ci/services.sh) so that no other server started from the environment moves onto
+// the shared database and queue; DATABASE_URL/REDIS_URL work too.
+const DATABASE_URL = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+const REDIS_URL = process.env.TEST_REDIS_URL || process.env.REDIS_URL;
 
 /** Why the suite cannot run here, or undefined when it can. */
 export const skipReason =
   DATABASE_URL && REDIS_URL
     ? undefined
-    : `scale-out tests SKIPPED: set ${[!DATABASE_URL && 'DATABASE_URL', !REDIS_URL && 'REDIS_URL'].filter(Boolean).join(' and ')} (PostgreSQL and Redis; .ci/services.sh starts them and sets both)`;
+    : `scale-out tests SKIPPED: no ${[!DATABASE_URL && 'PostgreSQL (TEST_DATABASE_URL or DATABASE_URL)', !REDIS_URL && 'Redis (TEST_REDIS_URL or REDIS_URL)'].filter(Boolean).join(' and no ')}; source .ci/services.sh to start and set both`;
 if (skipReason) console.warn(`\n*** ${skipReason} ***\n`);
 
 export const redisUrl = REDIS_URL ?? '';
