@@ -62,13 +62,28 @@ export async function startTestServer(
   };
 }
 
+/**
+ * A server started on port 0 may get the port of one a previous test closed; Node's fetch can then pick that
+ * server's stale keep-alive socket and fail with 'other side closed' before anything reached the new server.
+ * Such a request is sent again once, on a new socket.
+ */
+async function fetchOnFreshSocket(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const code = (err as { cause?: { code?: string } }).cause?.code;
+    if (code !== 'UND_ERR_SOCKET') throw err;
+    return fetch(url, init);
+  }
+}
+
 function visitor(base: string): Visitor {
   let cookie = '';
   const self: Visitor = {
     async fetch(pathname, init = {}) {
       const headers = new Headers(init.headers);
       if (cookie) headers.set('cookie', cookie);
-      const res = await fetch(base + pathname, { ...init, headers });
+      const res = await fetchOnFreshSocket(base + pathname, { ...init, headers });
       const set = res.headers.getSetCookie();
       if (set.length) cookie = set.map((c) => c.split(';')[0]).join('; ');
       return res;
