@@ -49,6 +49,8 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client losing its connection (a PostgreSQL restart) must not crash the process; the pool reconnects.
+  pool.on('error', (err) => console.error('PostgreSQL connection lost:', err.message));
   const lockClient = await pool.connect();
   try {
     await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
