@@ -3,6 +3,7 @@
 // one line summing all suites: "N passed, N failed, N skipped". Exits non-zero if anything failed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 
 const out = 'test-output';
 fs.mkdirSync(out, { recursive: true });
@@ -52,7 +53,8 @@ if (vitest) {
 
 if (step('web build', 'npm', ['run', 'build'])) {
   step('browser tests', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: `${out}/playwright.json`,
+    // Playwright resolves a relative name against its config's folder: give it an absolute one.
+    PLAYWRIGHT_JSON_OUTPUT_NAME: path.resolve(out, 'playwright.json'),
   });
   const pw = readJson(`${out}/playwright.json`);
   if (pw?.stats) {
