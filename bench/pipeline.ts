@@ -31,6 +31,8 @@ const config = loadConfig({
   DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'aie-bench-')),
   MODEL_CACHE_DIR: path.resolve(import.meta.dirname, '../data/models'),
   WORKER_THREADS: '1',
+  // The benchmark submits more jobs than a visitor's daily allowance; the rules themselves are tested elsewhere.
+  DAILY_USES_PER_OPERATION: '1000',
 });
 const threads = config.inferenceThreads;
 
@@ -50,14 +52,44 @@ await engine.release?.();
 const handle = await buildApp({ config });
 const base = await handle.app.listen({ port: 0, host: '127.0.0.1' });
 let cookie = '';
+await signIn();
 async function submit(): Promise<number> {
   const form = new FormData();
   form.append('operation', 'background-removal');
   form.append('file', new Blob([new Uint8Array(photo)]), 'photo.jpg');
   const res = await fetch(`${base}/api/images`, { method: 'POST', body: form, headers: cookie ? { cookie } : {} });
-  cookie ||= (res.headers.getSetCookie()[0] ?? '').split(';')[0] as string;
-  return ((await res.json()) as { id: number }).id;
+  const body = (await res.json()) as { id?: number; message?: string };
+  if (!body.id) throw new Error(`submission refused: ${body.message}`);
+  return body.id;
 }
+/** Background removal needs a signed-in user: one is minted in the Auth emulator the app started beside it. */
+async function signIn(): Promise<void> {
+  const { auth } = (await (await fetch(`${base}/api/config`)).json()) as { auth: { emulatorUrl: string | null } };
+  if (!auth.emulatorUrl) throw new Error('the benchmark signs in through the Auth emulator (AUTH_MODE=emulator)');
+  const deadline = Date.now() + 180_000;
+  while (!(await fetch(`${auth.emulatorUrl}/`).catch(() => undefined))?.ok) {
+    if (Date.now() > deadline) throw new Error('the Auth emulator did not start');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const signUp = await fetch(`${auth.emulatorUrl}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: `bench-${Date.now()}@example.com`,
+      password: 'bench-password',
+      returnSecureToken: true,
+    }),
+  });
+  const { idToken } = (await signUp.json()) as { idToken: string };
+  const res = await fetch(`${base}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ idToken }),
+  });
+  if (!res.ok) throw new Error(`sign-in failed: ${res.status}`);
+  cookie = (res.headers.getSetCookie()[0] ?? '').split(';')[0] as string;
+}
+
 function finished(id: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const done = (row: { id: number; status: string }) => {
