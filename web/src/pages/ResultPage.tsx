@@ -6,9 +6,10 @@ import { Link, useSearchParams } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
-import { type ImageJob, jobKey, saveBlob, stageLabel } from '@/features/tool/jobs';
+import { type ImageJob, jobKey, jobPercent, saveBlob, stageLabel } from '@/features/tool/jobs';
 import { CHECKERBOARD } from '@/features/tool/ResultCard';
 import { useAccess } from '@/features/tool/useAccess';
 import { useServerConfig } from '@/lib/server';
@@ -62,7 +63,7 @@ export default function ResultPage() {
 }
 
 function PendingCard({ job }: { job?: ImageJob }) {
-  const real = typeof job?.metadata.percent === 'number' ? Math.round(job.metadata.percent) : undefined;
+  const real = jobPercent(job);
   const percent = real ?? LIMITS.pendingProgressPercent;
   return (
     <Card data-testid="result-pending">
@@ -77,16 +78,7 @@ function PendingCard({ job }: { job?: ImageJob }) {
               {percent}%
             </span>
           </div>
-          <div
-            className="h-2 w-full overflow-hidden rounded-full bg-muted"
-            role="progressbar"
-            aria-label="Progress"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-          >
-            <div className="h-full bg-primary transition-[width] duration-500" style={{ width: `${percent}%` }} />
-          </div>
+          <Progress value={percent} />
           {job && real !== undefined && <p className="text-sm text-muted-foreground">{stageLabel(job)}</p>}
         </div>
       </CardContent>

@@ -1,12 +1,13 @@
 import { Loader2 } from 'lucide-react';
-import { type ImageJob, stageLabel } from './jobs';
+import { Progress } from '@/components/ui/progress';
+import { type ImageJob, jobPercent, stageLabel } from './jobs';
 
 /**
  * SPEC §2's 'Processing your request...' indicator, with what the server really reports: the stage, the percentage
  * where the engine knows it, and the place in the queue while waiting.
  */
 export function JobProgress({ job }: { job: ImageJob | undefined }) {
-  const percent = typeof job?.metadata.percent === 'number' ? Math.round(job.metadata.percent) : undefined;
+  const percent = jobPercent(job);
   const stage = job ? stageLabel(job) : 'Uploading';
   return (
     <div
@@ -23,20 +24,7 @@ export function JobProgress({ job }: { job: ImageJob | undefined }) {
         <span data-testid="job-stage">{stage}</span>
         {percent !== undefined && <span data-testid="job-percent">{percent}%</span>}
       </div>
-      <div
-        className="h-2 w-full overflow-hidden rounded-full bg-muted"
-        role="progressbar"
-        aria-label="Progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-      >
-        {percent !== undefined ? (
-          <div className="h-full bg-primary transition-[width] duration-500" style={{ width: `${percent}%` }} />
-        ) : (
-          <div className="h-full w-1/3 animate-pulse rounded-full bg-primary/60" />
-        )}
-      </div>
+      <Progress value={percent} />
     </div>
   );
 }

@@ -99,6 +99,11 @@ export function saveBlob(blob: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** The job's progress in whole percent, when its engine reports one. */
+export function jobPercent(job: Pick<ImageJob, 'metadata'> | undefined): number | undefined {
+  return typeof job?.metadata.percent === 'number' ? Math.round(job.metadata.percent) : undefined;
+}
+
 /** Words for the job's stage names (the engines report their own; unknown ones are shown as they come). */
 export function stageLabel(job: Pick<ImageJob, 'metadata'>): string {
   const { stage, queuePosition } = job.metadata;
