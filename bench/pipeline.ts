@@ -7,6 +7,7 @@
  * - the result's size and hash, so a rerun can be compared.
  * Run: npm run bench:pipeline
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -112,33 +113,33 @@ await endToEnd();
 const e2e: number[] = [];
 for (let i = 0; i < RUNS; i++) e2e.push(await endToEnd());
 
-// 3. Status polls at a steady 200/s while two jobs run (one in the worker thread, one waiting).
+// 3. Status polls at a steady 200/s while two jobs run (one in the worker thread, one waiting), sent from a
+// second process as browsers would be: the load generator's own work must not be charged to the server.
 const pollId = await submit();
 const jobs = Promise.all([finished(pollId), submit().then(finished)]);
-const latencies: number[] = [];
-const start = performance.now();
-let sent = 0;
-let running = true;
-void jobs.then(() => {
-  running = false;
+const load = spawn(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    path.join(import.meta.dirname, 'support/poll-load.ts'),
+    `${base}/api/images/${pollId}`,
+    '200',
+    cookie,
+    '60',
+  ],
+  { stdio: ['pipe', 'pipe', 'inherit'] },
+);
+let loadOutput = '';
+load.stdout.on('data', (chunk) => {
+  loadOutput += chunk;
 });
-const inflight: Promise<void>[] = [];
-while (running && performance.now() - start < 60_000) {
-  const due = start + sent * 5; // 200 per second
-  const wait = due - performance.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  sent++;
-  const t = performance.now();
-  inflight.push(
-    fetch(`${base}/api/images/${pollId}`, { headers: { cookie } })
-      .then((r) => r.arrayBuffer())
-      .then(() => {
-        latencies.push(performance.now() - t);
-      }),
-  );
-}
-await Promise.all(inflight);
+const loadExited = new Promise((resolve) => load.on('exit', resolve));
 await jobs;
+load.stdin.end('stop\n');
+await loadExited;
+const { latencies, failures } = JSON.parse(loadOutput) as { latencies: number[]; failures: string[] };
+if (failures.length) throw new Error(`${failures.length} status polls failed, e.g. ${failures[0]}`);
 await handle.close();
 
 const rawMs = median(raw);

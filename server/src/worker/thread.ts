@@ -2,8 +2,22 @@
  * A worker thread of the engine pool (piscina). It imports each engine module the first time it is asked to run
  * it, keeps it (and its models) for the next job, and releases every engine after an idle time.
  */
+import os from 'node:os';
 import type { MessagePort } from 'node:worker_threads';
+import { AppError } from '@ai-editor/core';
 import type { Engine, EngineInput, Progress } from '../engines/types.js';
+
+/**
+ * Inference is batch work: it runs below the API's main thread in the CPU scheduler, so that status polls answer
+ * at once even while every core computes. On Linux the nice value is per thread, and the threads onnxruntime and
+ * libvips start from here inherit it.
+ */
+const INFERENCE_NICE = 10;
+try {
+  os.setPriority(0, INFERENCE_NICE);
+} catch {
+  // Not permitted on this system: inference then competes with the API as an equal.
+}
 
 export interface ThreadTask {
   module: string;
@@ -16,7 +30,7 @@ export interface ThreadTask {
 /** Engine errors travel as data, so that a rejected task always means the thread itself died. */
 export type ThreadResult =
   | { ok: true; images: Uint8Array[]; metadata: Record<string, unknown> }
-  | { ok: false; error: string };
+  | { ok: false; error: string; code?: string };
 
 const engines = new Map<string, Engine>();
 let idleTimer: NodeJS.Timeout | undefined;
@@ -64,7 +78,8 @@ export default async function run(task: ThreadTask): Promise<ThreadResult> {
     );
     return { ok: true, images: output.images, metadata: output.metadata ?? {} };
   } catch (err) {
-    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    const code = err instanceof AppError ? err.code : undefined;
+    return { ok: false, error: err instanceof Error ? err.message : String(err), ...(code && { code }) };
   } finally {
     task.port.close();
     scheduleRelease(task.idleMs);
