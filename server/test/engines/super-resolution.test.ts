@@ -1,7 +1,8 @@
+import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import engine from '../../src/engines/local/super-resolution.js';
-import { esrganUpscale, TILE_OVERLAP } from '../../src/engines/shared/esrgan.js';
+import { esrganFp32Model, esrganUpscale, TILE_OVERLAP } from '../../src/engines/shared/esrgan.js';
 import type { RawImage } from '../../src/engines/shared/image.js';
 import { planTiles } from '../../src/engines/shared/tiles.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
@@ -123,6 +124,38 @@ describe('super-resolution engine (Real-ESRGAN general-x4v3)', () => {
     );
     expect(maxFar).toBeLessThanOrEqual(1);
     expect(maxNear).toBeLessThanOrEqual(8);
-    expect(mean).toBeLessThan(0.1);
+    // int8 rounding makes a tile's zero padding flip a few more levels near the borders than fp32 did (0.07).
+    expect(mean).toBeLessThan(0.5);
+  }, 120_000);
+
+  it('the int8 model stays close to the fp32 one on photos it was not calibrated on, and as close to the truth', async () => {
+    const fp32 = await ort.InferenceSession.create(esrganFp32Model(), { intraOpNumThreads: 2 });
+    for (const name of ['coffee.png', 'chelsea.png']) {
+      const truth = await fixturePixels(name, { width: 384, height: 256 });
+      const small = await resize(truth, 96, 64);
+      const int8 = await esrganUpscale(small, { threads: 2 });
+      const plane = 96 * 64;
+      const input = new Float32Array(3 * plane);
+      for (let i = 0; i < plane; i++)
+        for (let c = 0; c < 3; c++) input[c * plane + i] = (small.data[i * 3 + c] as number) / 255;
+      const out = await fp32.run({ [fp32.inputNames[0] as string]: new ort.Tensor('float32', input, [1, 3, 64, 96]) });
+      const chw = (out[fp32.outputNames[0] as string] as ort.Tensor).data as Float32Array;
+      const reference = Buffer.alloc(int8.data.length);
+      const outPlane = 384 * 256;
+      for (let i = 0; i < outPlane; i++) {
+        for (let c = 0; c < 3; c++)
+          reference[i * 3 + c] = Math.round(Math.min(1, Math.max(0, chw[c * outPlane + i] as number)) * 255);
+      }
+      const drift = psnr(int8.data, reference);
+      const int8Truth = psnr(int8.data, truth.data);
+      const fp32Truth = psnr(reference, truth.data);
+      console.log(
+        `${name}: int8 vs fp32 ${drift.toFixed(2)} dB; vs truth int8 ${int8Truth.toFixed(2)} dB, fp32 ${fp32Truth.toFixed(2)} dB`,
+      );
+      // The same network (a broken quantization lands near 10 dB); what a user sees is the distance to the truth.
+      expect(drift).toBeGreaterThanOrEqual(28);
+      expect(int8Truth).toBeGreaterThanOrEqual(fp32Truth - 0.2);
+    }
+    await fp32.release();
   }, 120_000);
 });

