@@ -112,6 +112,21 @@ test('several outputs show as a gallery; the photo analysis suggests denoising a
   // The second output is the greyscale mask.
   expect((await sharp(await download.path()).metadata()).format).toBe('png');
 
+  // The result page shows every output too, and names its downloads as SPEC §7 does.
+  const href = (await card.getByRole('link', { name: 'Open result page' }).getAttribute('href')) as string;
+  const resultPage = await page.context().newPage();
+  await resultPage.goto(href);
+  const done = resultPage.getByTestId('result-completed');
+  await expect(done.getByRole('img', { name: 'Segmentation result 1 of 2' })).toBeVisible();
+  await done.getByTestId('result-gallery').getByRole('button', { name: 'Show result 2' }).click();
+  await expect(done.getByRole('img', { name: 'Segmentation result 2 of 2' })).toBeVisible();
+  const [saved] = await Promise.all([
+    resultPage.waitForEvent('download'),
+    done.getByRole('button', { name: 'Download' }).click(),
+  ]);
+  expect(saved.suggestedFilename()).toBe('enhanced-image-2.png');
+  await resultPage.close();
+
   const recs = page.getByTestId('recommendations');
   await expect(recs.getByRole('heading', { name: 'Recommended for this photo' })).toBeVisible({ timeout: 90_000 });
   const denoise = recs.getByTestId('recommendation-denoising');

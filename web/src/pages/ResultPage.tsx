@@ -1,4 +1,4 @@
-import { errorMessage, errorTitle, getOperation, LIMITS, NOTICES, type OperationId } from '@ai-editor/core';
+import { errorMessage, getOperation, LIMITS, NOTICES, type OperationId } from '@ai-editor/core';
 import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, ArrowLeft, CheckCircle2, Download, Loader2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -9,9 +9,10 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
-import { type ImageJob, jobKey, jobPercent, saveBlob, stageLabel } from '@/features/tool/jobs';
-import { CHECKERBOARD } from '@/features/tool/ResultCard';
+import { type ImageJob, jobKey, jobPercent, stageLabel } from '@/features/tool/jobs';
+import { CHECKERBOARD, ResultGallery, resultUrls } from '@/features/tool/ResultCard';
 import { useAccess } from '@/features/tool/useAccess';
+import { useDownload } from '@/features/tool/useDownload';
 import { useServerConfig } from '@/lib/server';
 import { cn } from '@/lib/utils';
 
@@ -19,6 +20,11 @@ import { cn } from '@/lib/utils';
 export function extensionOf(contentType: string | null | undefined): string {
   const sub = contentType?.split(';')[0]?.split('/')[1]?.trim();
   return sub || 'png';
+}
+
+/** SPEC §7's download name, enhanced-image.{ext}; the second and later results of a job are numbered. */
+function downloadName(blob: Blob, index: number): string {
+  return `enhanced-image${index === 0 ? '' : `-${index + 1}`}.${extensionOf(blob.type)}`;
 }
 
 /**
@@ -87,9 +93,14 @@ function PendingCard({ job }: { job?: ImageJob }) {
 }
 
 function JobCard({ job }: { job: ImageJob }) {
-  const [downloading, setDownloading] = useState(false);
   const access = useAccess(job.operation as OperationId);
   const { data: config } = useServerConfig();
+  const [selected, setSelected] = useState(0);
+  const { downloading, download } = useDownload({
+    canDownload: access.canDownload,
+    failure: 'RESULT_DOWNLOAD_FAILED',
+    onSaved: () => toast({ title: NOTICES.DOWNLOAD_SUCCESS.title, description: NOTICES.DOWNLOAD_SUCCESS.message }),
+  });
   const name = getOperation(job.operation)?.name ?? job.operation;
   if (job.status === 'pending') return <PendingCard job={job} />;
 
@@ -108,34 +119,19 @@ function JobCard({ job }: { job: ImageJob }) {
     );
   }
 
-  const download = async () => {
-    if (!job.processedUrl) {
+  const urls = resultUrls(job);
+  const index = Math.min(selected, Math.max(0, urls.length - 1));
+  const shown = urls[index];
+  const onDownload = () => {
+    if (!shown) {
       toast({ variant: 'destructive', title: 'Error', description: errorMessage('RESULT_NOT_READY') });
       return;
     }
-    if (!access.canDownload) {
-      toast({
-        variant: 'destructive',
-        title: errorTitle('DOWNLOAD_RESTRICTED'),
-        description: errorMessage('DOWNLOAD_RESTRICTED'),
-      });
-      return;
-    }
-    setDownloading(true);
-    try {
-      const res = await fetch(job.downloadUrls?.[0] ?? job.processedUrl, { credentials: 'include' });
-      if (!res.ok) throw new Error(String(res.status));
-      const blob = await res.blob();
-      saveBlob(blob, `enhanced-image.${extensionOf(blob.type || res.headers.get('content-type'))}`);
-      toast({ title: NOTICES.DOWNLOAD_SUCCESS.title, description: NOTICES.DOWNLOAD_SUCCESS.message });
-    } catch {
-      toast({ variant: 'destructive', title: 'Error', description: errorMessage('RESULT_DOWNLOAD_FAILED') });
-    } finally {
-      setDownloading(false);
-    }
+    void download(job.downloadUrls?.[index] ?? shown, (blob) => downloadName(blob, index));
   };
 
-  const preview = job.processedUrl ?? job.originalUrl;
+  const preview = shown ?? job.originalUrl;
+  const label = urls.length > 1 ? `${name} result ${index + 1} of ${urls.length}` : `${name} result`;
   return (
     <Card data-testid="result-completed">
       <CardHeader>
@@ -146,21 +142,22 @@ function JobCard({ job }: { job: ImageJob }) {
           Status: <span data-testid="result-status">{job.status}</span>
         </CardDescription>
       </CardHeader>
-      <CardContent>
+      <CardContent className="space-y-4">
         {preview && (
           <div className={cn('overflow-hidden rounded-md border', CHECKERBOARD)}>
             <img
               src={preview}
-              alt={job.processedUrl ? `${name} result` : 'Your original photo'}
+              alt={shown ? label : 'Your original photo'}
               className="mx-auto max-h-[70vh] object-contain"
             />
           </div>
         )}
+        <ResultGallery urls={urls} selected={index} onSelect={setSelected} />
       </CardContent>
       {/* As on the tool pages, the deployment may turn downloads off (DOWNLOADS_ENABLED=false). */}
       {config?.downloadsEnabled !== false && (
         <CardFooter>
-          <Button onClick={download} disabled={downloading}>
+          <Button onClick={onDownload} disabled={downloading}>
             {downloading ? <Loader2 className="animate-spin" aria-hidden /> : <Download aria-hidden />} Download
           </Button>
         </CardFooter>

@@ -42,10 +42,14 @@ export function Avatar({ user, className }: { user: NonNullable<Me['user']>; cla
       />
     );
   }
+  // The initials are drawn by CSS, not written as text: they are decoration, and as text they would make the
+  // trigger's visible label ("TU Test User") differ from its accessible name (WCAG 2.5.3).
   return (
-    <span className={box} aria-hidden>
-      {initials(user.name, user.email)}
-    </span>
+    <span
+      className={cn(box, 'before:content-[attr(data-initials)]')}
+      data-initials={initials(user.name, user.email)}
+      aria-hidden
+    />
   );
 }
 
@@ -90,7 +94,7 @@ export function AccountMenu() {
         <Button
           variant="ghost"
           className="h-10 gap-2 px-2"
-          aria-label={`Account menu for ${name}`}
+          aria-label={`${name}: account menu`}
           data-testid="account-menu"
         >
           <Avatar user={user} />

@@ -1,19 +1,58 @@
-import { errorMessage, errorTitle, type Operation } from '@ai-editor/core';
+import type { Operation } from '@ai-editor/core';
 import { Download, ExternalLink, Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { ReactCompareSlider, ReactCompareSliderImage } from 'react-compare-slider';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
-import { toast } from '@/components/ui/use-toast';
 import { cn } from '@/lib/utils';
-import { fetchBlob, type ImageJob, saveBlob } from './jobs';
+import type { ImageJob } from './jobs';
+import { useDownload } from './useDownload';
 
 /** Transparent parts of a result show on a checkerboard, as image editors do. */
 export const CHECKERBOARD = 'bg-[conic-gradient(#e5e7eb_25%,#fff_0_50%,#e5e7eb_0_75%,#fff_0)] bg-[length:20px_20px]';
 
 export function resultFileName(op: Operation, index: number): string {
   return index === 0 ? `${op.id}-result.png` : `${op.id}-result-${index + 1}.png`;
+}
+
+/** Every output of a job: processedUrls, or the single processedUrl of an older answer. */
+export function resultUrls(job: ImageJob): string[] {
+  return job.processedUrls?.length ? job.processedUrls : job.processedUrl ? [job.processedUrl] : [];
+}
+
+/** Thumbnails to pick one of several results (shown only when there are several). */
+export function ResultGallery({
+  urls,
+  selected,
+  onSelect,
+}: {
+  urls: string[];
+  selected: number;
+  onSelect: (index: number) => void;
+}) {
+  if (urls.length < 2) return null;
+  return (
+    <ul className="flex flex-wrap gap-2" aria-label="Results" data-testid="result-gallery">
+      {urls.map((u, i) => (
+        <li key={u}>
+          <button
+            type="button"
+            onClick={() => onSelect(i)}
+            aria-pressed={i === selected}
+            aria-label={`Show result ${i + 1}`}
+            className={cn(
+              'overflow-hidden rounded-md border-2',
+              CHECKERBOARD,
+              i === selected ? 'border-primary' : 'border-transparent opacity-80 hover:opacity-100',
+            )}
+          >
+            <img src={u} alt="" className="h-20 w-20 object-cover" />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 /**
@@ -36,35 +75,11 @@ export function ResultCard({
   /** This visitor may download (guests may not: they get the toast, and no request is made). */
   canDownload: boolean;
 }) {
-  const urls = job.processedUrls?.length ? job.processedUrls : job.processedUrl ? [job.processedUrl] : [];
+  const urls = resultUrls(job);
   const [selected, setSelected] = useState(0);
-  const [downloading, setDownloading] = useState(false);
+  const { downloading, download } = useDownload({ canDownload, failure: 'DOWNLOAD_FAILED' });
   const shown = urls[Math.min(selected, urls.length - 1)];
   if (!shown) return null;
-
-  const download = async () => {
-    if (!canDownload) {
-      toast({
-        variant: 'destructive',
-        title: errorTitle('DOWNLOAD_RESTRICTED'),
-        description: errorMessage('DOWNLOAD_RESTRICTED'),
-      });
-      return;
-    }
-    setDownloading(true);
-    try {
-      const blob = await fetchBlob(job.downloadUrls?.[selected] ?? shown);
-      saveBlob(blob, resultFileName(op, selected));
-    } catch {
-      toast({
-        variant: 'destructive',
-        title: errorTitle('DOWNLOAD_FAILED'),
-        description: errorMessage('DOWNLOAD_FAILED'),
-      });
-    } finally {
-      setDownloading(false);
-    }
-  };
 
   const after = `Result${urls.length > 1 ? ` ${selected + 1} of ${urls.length}` : ''}`;
   return (
@@ -92,31 +107,14 @@ export function ResultCard({
             <img src={shown} alt={after} className="mx-auto max-h-[70vh] object-contain" />
           </div>
         )}
-        {urls.length > 1 && (
-          <ul className="flex flex-wrap gap-2" aria-label="Results" data-testid="result-gallery">
-            {urls.map((u, i) => (
-              <li key={u}>
-                <button
-                  type="button"
-                  onClick={() => setSelected(i)}
-                  aria-pressed={i === selected}
-                  aria-label={`Show result ${i + 1}`}
-                  className={cn(
-                    'overflow-hidden rounded-md border-2',
-                    CHECKERBOARD,
-                    i === selected ? 'border-primary' : 'border-transparent opacity-80 hover:opacity-100',
-                  )}
-                >
-                  <img src={u} alt="" className="h-20 w-20 object-cover" />
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
+        <ResultGallery urls={urls} selected={selected} onSelect={setSelected} />
       </CardContent>
       <CardFooter className="flex flex-wrap gap-3">
         {showDownload && (
-          <Button onClick={download} disabled={downloading}>
+          <Button
+            onClick={() => download(job.downloadUrls?.[selected] ?? shown, () => resultFileName(op, selected))}
+            disabled={downloading}
+          >
             {downloading ? <Loader2 className="animate-spin" aria-hidden /> : <Download aria-hidden />} Download
           </Button>
         )}

@@ -1,0 +1,43 @@
+import { type ErrorCode, errorMessage, errorTitle } from '@ai-editor/core';
+import { useState } from 'react';
+import { toast } from '@/components/ui/use-toast';
+import { fetchBlob, saveBlob } from './jobs';
+
+/**
+ * The Download button's work, shared by the tool page's result card and the result page: a visitor who may not
+ * download gets the toast and no request is made; otherwise the file is fetched with the session cookie and saved
+ * under the name `fileName` gives it (the two places name files differently, as the spec says).
+ */
+export function useDownload({
+  canDownload,
+  failure,
+  onSaved,
+}: {
+  canDownload: boolean;
+  /** The catalogue message shown when the fetch fails. */
+  failure: ErrorCode;
+  onSaved?: () => void;
+}) {
+  const [downloading, setDownloading] = useState(false);
+  const download = async (url: string, fileName: (blob: Blob) => string) => {
+    if (!canDownload) {
+      toast({
+        variant: 'destructive',
+        title: errorTitle('DOWNLOAD_RESTRICTED'),
+        description: errorMessage('DOWNLOAD_RESTRICTED'),
+      });
+      return;
+    }
+    setDownloading(true);
+    try {
+      const blob = await fetchBlob(url);
+      saveBlob(blob, fileName(blob));
+      onSaved?.();
+    } catch {
+      toast({ variant: 'destructive', title: errorTitle(failure), description: errorMessage(failure) });
+    } finally {
+      setDownloading(false);
+    }
+  };
+  return { downloading, download };
+}
