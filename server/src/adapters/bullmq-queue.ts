@@ -1,6 +1,6 @@
 import { type ConnectionOptions, type Job, Queue, Worker } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
-import type { JobHandler, JobQueue } from './queue.js';
+import type { JobHandler, JobQueue, QueueStats } from './queue.js';
 
 /** One queue for every operation: workers run whatever comes next, and the job's name says which operation it is. */
 export const QUEUE_NAME = 'images';
@@ -98,7 +98,7 @@ export class BullmqQueue implements JobQueue {
     return i < 0 ? undefined : i + 1;
   }
 
-  async stats() {
+  async stats(): Promise<QueueStats> {
     return (await this.read(() => this.readStats())) ?? { waiting: 0, active: 0, unavailable: true };
   }
 

@@ -10,6 +10,8 @@ export class EngineFailure extends Error {
   constructor(
     message: string,
     readonly reason: 'engine' | 'crashed' | 'timeout',
+    /** The error catalogue's code, when the engine threw one of its errors. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -76,7 +78,7 @@ export class EnginePool {
     try {
       const result = (await this.piscina.run(task, { transferList: [port2], signal: abort.signal })) as ThreadResult;
       this.lastRun.set(module, Date.now());
-      if (!result.ok) throw new EngineFailure(result.error, 'engine');
+      if (!result.ok) throw new EngineFailure(result.error, 'engine', result.code);
       return {
         images: result.images.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)),
         metadata: result.metadata,

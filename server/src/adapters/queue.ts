@@ -7,10 +7,26 @@ export interface JobQueue {
   enqueue(jobId: number): Promise<void>;
   /** 1 for the next job to start; undefined once it has started (or when unknown). */
   position(jobId: number): Promise<number | undefined>;
-  stats(): Promise<{ waiting: number; active: number }>;
+  stats(): Promise<QueueStats>;
   ping(): Promise<boolean>;
   /** Stops taking new jobs and waits for the running ones. */
   close(): Promise<void>;
+}
+
+/** Queue figures for /api/health; the fields after `active` are the scale-out queue's. */
+export interface QueueStats {
+  waiting: number;
+  active: number;
+  /** Jobs waiting to be retried after their worker stopped. */
+  retrying?: number;
+  /** Worker processes connected to the queue. */
+  workerProcesses?: number;
+  /** Waiting and active jobs per operation. */
+  operations?: Record<string, { waiting: number; active: number }>;
+  /** Per-operation counts cover only this many waiting jobs. */
+  operationsCountedOver?: number;
+  /** Redis did not answer. */
+  unavailable?: boolean;
 }
 
 export type JobHandler = (jobId: number) => Promise<void>;

@@ -40,7 +40,8 @@ export function healthRoutes(app: FastifyInstance, deps: HealthDeps) {
         status: ok ? 'ok' : 'degraded',
         database: { ok: database, kind: deps.database.kind },
         storage: { ok: storage, kind: deps.storage.kind },
-        queue: { ok: queueOk, kind: deps.queue.kind, ...queueStats, workers: deps.pool?.size ?? 0 },
+        // engineThreads: the inference threads of this process (none in an API process of a scale-out deployment).
+        queue: { ok: queueOk, kind: deps.queue.kind, ...queueStats, engineThreads: deps.pool?.size ?? 0 },
         engines,
         unavailable: engines.filter((e) => !e.available).map((e) => e.operation),
       };

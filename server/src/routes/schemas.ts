@@ -33,7 +33,8 @@ export const imageSchema = {
     metadata: {
       type: 'object',
       additionalProperties: true,
-      description: 'While pending: stage, percent (where known), queuePosition. When failed: error.',
+      description:
+        'While pending: stage, percent (where known), queuePosition. When failed: error (the message to show) and, where the error catalogue has one, errorCode.',
     },
     createdAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },

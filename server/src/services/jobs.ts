@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { AppError, errorMessage, getOperation, type OperationId, type Params } from '@ai-editor/core';
+import {
+  AppError,
+  type ErrorCode,
+  errorMessage,
+  getOperation,
+  isErrorCode,
+  type OperationId,
+  type Params,
+} from '@ai-editor/core';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../adapters/db.js';
@@ -117,7 +125,7 @@ export class JobService {
     const row = await this.find(id);
     if (!row || row.status !== 'pending') return;
     if (row.attempts >= MAX_ATTEMPTS) {
-      await this.fail(id, errorMessage('INTERRUPTED'));
+      await this.fail(id, errorMessage('INTERRUPTED'), 'INTERRUPTED');
       return;
     }
     await this.deps.db
@@ -134,23 +142,26 @@ export class JobService {
       await Promise.all(output.images.map((png, i) => this.deps.storage.put(keys[i] as string, png, 'image/png')));
       await this.complete(id, keys, output.metadata ?? {});
     } catch (err) {
-      await this.fail(id, this.failureMessage(err, row));
+      const failure = this.failure(err, row);
+      await this.fail(id, failure.message, failure.code);
     }
   }
 
-  private failureMessage(err: unknown, row: ImageRow): string {
+  /** What the visitor is told about a failed job, with the catalogue's code where there is one. */
+  private failure(err: unknown, row: ImageRow): { message: string; code?: ErrorCode } {
+    const known = (code: ErrorCode) => ({ message: errorMessage(code), code });
     if (err instanceof EngineFailure) {
-      if (err.reason === 'timeout') return errorMessage('PROCESSING_TIMED_OUT');
+      if (err.reason === 'timeout') return known('PROCESSING_TIMED_OUT');
       if (err.reason === 'crashed') {
         this.deps.log.error({ job: row.id, err: err.message }, 'worker thread crashed');
-        return errorMessage('WORKER_CRASHED');
+        return known('WORKER_CRASHED');
       }
-      return err.message;
+      return { message: err.message, code: isErrorCode(err.code) ? err.code : undefined };
     }
-    if (err instanceof AppError) return err.message;
+    if (err instanceof AppError) return { message: err.message, code: err.code };
     // Anything else (storage, database) is logged, not shown.
     this.deps.log.error({ job: row.id, err }, 'job failed');
-    return errorMessage('UNKNOWN_ERROR');
+    return known('UNKNOWN_ERROR');
   }
 
   private async runEngine(row: ImageRow): Promise<EngineOutput> {
@@ -231,8 +242,8 @@ export class JobService {
     if (row) this.events.emit('completed', row);
   }
 
-  async fail(id: number, message: string): Promise<void> {
-    const patch = { stage: 'failed', error: message };
+  async fail(id: number, message: string, code?: ErrorCode): Promise<void> {
+    const patch = { stage: 'failed', error: message, ...(code && { errorCode: code }) };
     const [row] = await this.deps.db
       .update(images)
       .set({

@@ -19,6 +19,7 @@ describe('pipeline robustness', () => {
         'hdr-enhancement': testEngine('hang'),
         'pencil-sketch': testEngine('echo'),
         cartoonization: testEngine('fail'),
+        'super-resolution': testEngine('too-large'),
       },
     });
   });
@@ -36,7 +37,7 @@ describe('pipeline robustness', () => {
     const crashed = await submit('denoising');
     expect(await crashed.visitor.waitFor(crashed.id)).toMatchObject({
       status: 'failed',
-      metadata: { error: 'The processing worker stopped unexpectedly. Please try again' },
+      metadata: { error: 'The processing worker stopped unexpectedly. Please try again', errorCode: 'WORKER_CRASHED' },
     });
     const next = await submit('pencil-sketch');
     const done = await next.visitor.waitFor(next.id);
@@ -48,7 +49,7 @@ describe('pipeline robustness', () => {
     const started = Date.now();
     expect(await hung.visitor.waitFor(hung.id)).toMatchObject({
       status: 'failed',
-      metadata: { error: 'Processing timed out' },
+      metadata: { error: 'Processing timed out', errorCode: 'PROCESSING_TIMED_OUT' },
     });
     expect(Date.now() - started).toBeLessThan(15_000);
     const next = await submit('pencil-sketch');
@@ -57,10 +58,16 @@ describe('pipeline robustness', () => {
 
   it("shows an engine's own refusal as the job's error", async () => {
     const job = await submit('cartoonization');
-    expect(await job.visitor.waitFor(job.id)).toMatchObject({
-      status: 'failed',
-      metadata: { error: 'This photo cannot be processed' },
-    });
+    const failed = await job.visitor.waitFor(job.id);
+    expect(failed).toMatchObject({ status: 'failed', metadata: { error: 'This photo cannot be processed' } });
+    expect(failed.metadata).not.toHaveProperty('errorCode');
+  });
+
+  it('keeps the catalogue code of an error thrown inside the worker thread', async () => {
+    const job = await submit('super-resolution');
+    const failed = await job.visitor.waitFor(job.id);
+    expect(failed).toMatchObject({ status: 'failed', metadata: { errorCode: 'OUTPUT_TOO_LARGE' } });
+    expect((failed.metadata as { error: string }).error).toContain('8192x8192');
   });
 
   it('reports the queue position of waiting jobs, which falls as jobs ahead finish', async () => {
