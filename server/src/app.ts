@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { type DatabaseHandle, openDatabase } from './adapters/db.js';
 import type { EnginePool } from './adapters/engine-pool.js';
 import type { JobQueue } from './adapters/queue.js';
-import { selectQueue, selectStorage } from './adapters/select.js';
+import { selectQueue, selectRateLimiters, selectStorage } from './adapters/select.js';
 import type { Storage } from './adapters/storage.js';
 import type { Config } from './config.js';
 import { contactMessages } from './db/schema.js';
@@ -76,7 +76,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.addSchema({ $id: 'Error', ...errorSchema });
   registerSessions(app);
   app.setErrorHandler(errorHandler);
-  const auth = await setUpAuth(app, { config, db: database.db, jobs, log: app.log });
+  const limiters = selectRateLimiters(config, app.log);
+  const auth = await setUpAuth(app, { config, guestLimiter: limiters.guests, db: database.db, jobs, log: app.log });
 
   imageRoutes(app, { jobs, storage, limits: config, admission: auth.rules, beforeDownload: auth.rules.beforeDownload });
   sessionRoutes(app, auth);
@@ -84,6 +85,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   healthRoutes(app, { database, storage, queue, registry, pool });
   clientConfigRoutes(app, config);
   contactRoutes(app, {
+    limiter: limiters.contact,
     save: async ({ name, email, message, ip }) => {
       const [row] = await database.db
         .insert(contactMessages)
@@ -117,6 +119,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       clearInterval(sweepTimer);
       await app.close();
       await auth.close();
+      await limiters.close();
       await queue.close();
       await pool?.close();
       await database.close();

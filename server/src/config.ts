@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LIMITS } from '@ai-editor/core';
+import type { RateLimit } from './adapters/rate-limiter.js';
 import { loadScaleOutConfig, type ScaleOutConfig } from './config-scale-out.js';
 import { type AuthConfig, loadAuthConfig } from './services/auth/config.js';
 
@@ -48,7 +49,9 @@ export interface Config {
   /** Sign-in: Firebase project, emulator or real, and how ID tokens are checked (services/auth/config.ts). */
   auth: AuthConfig;
   /** Guest submissions per client address per window (signed-in users have the daily limit instead). */
-  guestRateLimit: { max: number; windowMs: number };
+  guestRateLimit: RateLimit;
+  /** Contact-form messages per client address per window. */
+  contactRateLimit: RateLimit;
 }
 
 /** Collects PREFIX_SOME_OPERATION=value into { 'some-operation': value }. */
@@ -116,5 +119,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       max: int(env, 'GUEST_SUBMISSIONS_PER_WINDOW', 20),
       windowMs: int(env, 'GUEST_SUBMISSION_WINDOW_MS', 10 * 60_000),
     },
+    contactRateLimit: { max: 5, windowMs: 60 * 60_000 },
   };
 }

@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ContactMessage, contactRoutes, createRateLimiter } from '../src/routes/contact.js';
+import { memoryRateLimiter } from '../src/adapters/rate-limiter.js';
+import { type ContactMessage, contactRoutes } from '../src/routes/contact.js';
 
 type Stored = ContactMessage & { ip: string };
 
@@ -16,7 +17,7 @@ async function makeApp(max = 5) {
       stored.push(m);
       return { id: stored.length };
     },
-    rateLimit: { max, windowMs: 60_000 },
+    limiter: memoryRateLimiter({ max, windowMs: 60_000 }),
   });
   await app.ready();
   return { app, stored };
@@ -68,13 +69,13 @@ describe('POST /api/contact', () => {
   });
 });
 
-describe('createRateLimiter', () => {
-  it('opens a new window after windowMs', () => {
+describe('memoryRateLimiter', () => {
+  it('opens a new window after windowMs', async () => {
     let t = 0;
-    const limiter = createRateLimiter(1, 1000, () => t);
-    expect(limiter.hit('a')).toBe(0);
-    expect(limiter.hit('a')).toBe(1);
+    const limiter = memoryRateLimiter({ max: 1, windowMs: 1000 }, () => t);
+    expect(await limiter.hit('a')).toBe(0);
+    expect(await limiter.hit('a')).toBe(1);
     t = 1000;
-    expect(limiter.hit('a')).toBe(0);
+    expect(await limiter.hit('a')).toBe(0);
   });
 });

@@ -9,6 +9,13 @@ import { BullmqQueue, startBullmqWorker } from './bullmq-queue.js';
 import type { Database } from './db.js';
 import { EnginePool } from './engine-pool.js';
 import { InProcessQueue, type JobQueue } from './queue.js';
+import {
+  memoryRateLimiter,
+  type RateLimit,
+  type RateLimiter,
+  rateLimitRedis,
+  redisRateLimiter,
+} from './rate-limiter.js';
 import { S3Storage } from './s3-storage.js';
 import { LocalStorage, type Storage } from './storage.js';
 
@@ -16,6 +23,29 @@ import { LocalStorage, type Storage } from './storage.js';
 export function selectStorage(config: Config): Storage {
   const s3 = config.scaleOut.s3;
   return s3 ? new S3Storage(s3) : new LocalStorage(path.join(config.dataDir, 'files'));
+}
+
+export interface RateLimiters {
+  guests: RateLimiter;
+  contact: RateLimiter;
+  close(): Promise<void>;
+}
+
+/** Client-address limits in memory, or with `REDIS_URL` in Redis, so that every API process counts the same hits. */
+export function selectRateLimiters(config: Config, log: FastifyBaseLogger): RateLimiters {
+  const { redisUrl, queuePrefix } = config.scaleOut;
+  const redis = redisUrl ? rateLimitRedis(redisUrl, queuePrefix) : undefined;
+  const limiter = (name: string, limit: RateLimit) =>
+    redis
+      ? redisRateLimiter(redis, name, limit, (err) =>
+          log.warn({ err }, `rate limit (${name}) not checked: Redis failed`),
+        )
+      : memoryRateLimiter(limit);
+  return {
+    guests: limiter('guests', config.guestRateLimit),
+    contact: limiter('contact', config.contactRateLimit),
+    close: async () => redis?.disconnect(),
+  };
 }
 
 export function createEnginePool(config: Config): EnginePool {

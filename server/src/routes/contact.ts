@@ -1,6 +1,7 @@
 import { AppError, type ContactMessage, contactSchema } from '@ai-editor/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { RateLimiter } from '../adapters/rate-limiter.js';
 
 export type { ContactMessage };
 
@@ -9,42 +10,14 @@ export type SaveContactMessage = (message: ContactMessage & { ip: string }) => P
 
 export interface ContactOptions {
   save: SaveContactMessage;
-  /** Messages per client IP per window; defaults to 5 per hour. */
-  rateLimit?: { max: number; windowMs: number };
-  now?: () => number;
-}
-
-/**
- * A fixed-window counter per client IP. In memory on purpose: it only has to stop one client flooding the form,
- * and a restart forgetting the counts is harmless.
- */
-export function createRateLimiter(max: number, windowMs: number, now: () => number = Date.now) {
-  const windows = new Map<string, { start: number; count: number }>();
-  return {
-    /** Counts a hit; returns the seconds to wait when over the limit, else 0. */
-    hit(key: string): number {
-      const t = now();
-      if (windows.size > 10_000) {
-        for (const [k, w] of windows) if (t - w.start >= windowMs) windows.delete(k);
-      }
-      const w = windows.get(key);
-      if (!w || t - w.start >= windowMs) {
-        windows.set(key, { start: t, count: 1 });
-        return 0;
-      }
-      if (w.count >= max) return Math.ceil((w.start + windowMs - t) / 1000);
-      w.count += 1;
-      return 0;
-    },
-  };
+  /** Messages per client address (config.contactRateLimit). */
+  limiter: RateLimiter;
 }
 
 const bodySchema = z.toJSONSchema(contactSchema, { io: 'input' });
 
 /** `POST /api/contact`: validates, rate-limits per client IP and stores a contact-form message. */
 export function contactRoutes(app: FastifyInstance, opts: ContactOptions) {
-  const limit = opts.rateLimit ?? { max: 5, windowMs: 60 * 60 * 1000 };
-  const limiter = createRateLimiter(limit.max, limit.windowMs, opts.now);
   app.post(
     '/api/contact',
     {
@@ -72,7 +45,7 @@ export function contactRoutes(app: FastifyInstance, opts: ContactOptions) {
           reason: issue?.message ?? 'invalid',
         });
       }
-      const wait = limiter.hit(request.ip);
+      const wait = await opts.limiter.hit(request.ip);
       if (wait > 0) {
         reply.header('Retry-After', String(wait));
         throw new AppError('RATE_LIMITED');

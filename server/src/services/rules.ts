@@ -1,7 +1,7 @@
 import { AppError, guestMayUse, mayDownload, type OperationId } from '@ai-editor/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimiter } from '../adapters/rate-limiter.js';
 import type { ImageRow } from '../db/schema.js';
-import { createRateLimiter } from '../routes/contact.js';
 import type { UsageService } from './usage.js';
 
 /** A counted use, waiting to learn whether its submission became a job. */
@@ -21,19 +21,17 @@ export interface Rules {
 
 export interface RulesDeps {
   usage: UsageService;
-  /** Guest submissions per client address per window; polls and signed-in users are not counted. */
-  guestRateLimit: { max: number; windowMs: number };
-  now?: () => number;
+  /** Guest submissions per client address; polls and signed-in users are not counted. */
+  guestLimiter: RateLimiter;
 }
 
 /** The rules of SPEC §5/§6 as the server enforces them (DESIGN §4). The definitions live in core's rules. */
 export function createRules(deps: RulesDeps): Rules {
-  const guestLimiter = createRateLimiter(deps.guestRateLimit.max, deps.guestRateLimit.windowMs, deps.now);
   return {
     async check(request, reply, operation) {
       if (request.uid) return;
       if (!guestMayUse(operation)) throw new AppError('FEATURE_RESTRICTED');
-      const wait = guestLimiter.hit(request.ip);
+      const wait = await deps.guestLimiter.hit(request.ip);
       if (wait > 0) {
         reply.header('Retry-After', String(wait));
         throw new AppError('RATE_LIMITED');

@@ -133,4 +133,27 @@ describe.skipIf(skipReason)('API process modes with a Redis queue', () => {
       expect(Date.now() - t).toBeLessThan(10_000);
     }
   }, 120_000);
+
+  it('two API processes count guest submissions together (the limit is kept in Redis)', async () => {
+    const prefix = uniquePrefix();
+    const limit = { QUEUE_PREFIX: prefix, GUEST_SUBMISSIONS_PER_WINDOW: '2' };
+    const one = await start(limit);
+    const two = await start(limit);
+    try {
+      await submit(one.guest);
+      await submit(two.guest);
+      // Both visitors come from 127.0.0.1: the third submission is over the limit, whichever process takes it.
+      const res = await one.guest.submit({
+        operation: OP,
+        file: new Blob([new Uint8Array(photo)], { type: 'image/png' }),
+      });
+      expect(res.status).toBe(429);
+      expect(await res.json()).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await (one.api.queue as BullmqQueue).queue.obliterate({ force: true });
+      await one.api.close();
+      await two.api.close();
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database } from '../../adapters/db.js';
 import { type AuthEmulator, startAuthEmulator } from '../../adapters/firebase-emulator.js';
+import type { RateLimiter } from '../../adapters/rate-limiter.js';
 import type { Config } from '../../config.js';
 import { images, sessionBindings } from '../../db/schema.js';
 import type { JobService } from '../jobs.js';
@@ -84,6 +85,7 @@ export async function unbindSession(db: Database, sessionId: string): Promise<vo
 
 export interface AuthDeps {
   config: Config;
+  guestLimiter: RateLimiter;
   db: Database;
   jobs: JobService;
   log: FastifyBaseLogger;
@@ -114,7 +116,7 @@ export async function setUpAuth(app: FastifyInstance, deps: AuthDeps): Promise<A
   const reconcileTimer = setInterval(reconcile, 60_000);
   reconcileTimer.unref();
 
-  const rules = createRules({ usage, guestRateLimit: config.guestRateLimit });
+  const rules = createRules({ usage, guestLimiter: deps.guestLimiter });
 
   let emulator: AuthEmulator | undefined;
   const { auth } = config;
