@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '../e2e/chromium.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = 5;
@@ -50,17 +51,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main() {
   if (!fs.existsSync(path.join(ROOT, 'web/dist/index.html'))) throw new Error('build the web app first: npm run build');
   const server = await startServer(30_000 + Math.floor(Math.random() * 10_000));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const lcp: Record<string, number[]> = { desktop: [], 'mobile (4x CPU slowdown)': [] };
     let scripts: { url: string; raw: number; gzip: number }[] = [];

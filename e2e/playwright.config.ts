@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './chromium';
 
 // One port for the whole run: the config is evaluated again in each worker, which inherit this variable.
 process.env.E2E_PORT ??= String(40_000 + Math.floor(Math.random() * 20_000));
@@ -20,17 +21,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${process.env.E2E_PORT}`,
     browserName: 'chromium',
     headless: true,
-    launchOptions: {
-      // Debian's Chromium: Playwright's own browser download cannot work offline.
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
     trace: 'off',
     screenshot: 'only-on-failure',
   },

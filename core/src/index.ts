@@ -1,3 +1,4 @@
+export * from './auth.js';
 export * from './contact.js';
 export * from './errors.js';
 export * from './limits.js';

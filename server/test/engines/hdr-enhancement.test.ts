@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import engine, { hdrEnhance } from '../../src/engines/local/hdr-enhancement.js';
 import type { RawImage } from '../../src/engines/shared/image.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
+import { meanWhere } from '../support/image-stats.js';
 import { luma, psnr } from '../support/metrics.js';
 
 /** Darkens a photo the way underexposure does: scaled down, shadows crushed a little. */
@@ -55,18 +56,6 @@ function localContrast(y: Float32Array, w: number, h: number): Float32Array {
     }
   }
   return out;
-}
-
-function meanWhere(v: ArrayLike<number>, where: Uint8Array): number {
-  let s = 0;
-  let n = 0;
-  for (let i = 0; i < where.length; i++) {
-    if (where[i]) {
-      s += v[i] as number;
-      n++;
-    }
-  }
-  return s / n;
 }
 
 function clippedShare(img: RawImage): number {

@@ -4,7 +4,7 @@
  */
 import sharp from 'sharp';
 import type { RawImage } from '../../src/engines/shared/image.js';
-import { seededRandom } from '../support/metrics.js';
+import { seededRandom } from '../../src/engines/shared/random.js';
 
 export interface Damaged {
   image: RawImage;

@@ -1,5 +1,6 @@
 /** Image quality measures shared by the engine tests. All work on 8-bit interleaved pixels. */
 import type { RawImage } from '../../src/engines/shared/image.js';
+import { seededRandom } from '../../src/engines/shared/random.js';
 
 /** Rec. 601 luma, one float per pixel (a single-channel image is returned as floats). */
 export function luma(img: RawImage): Float32Array {
@@ -111,17 +112,6 @@ export function meanGradient(img: RawImage): number {
   let s = 0;
   for (const v of g) s += v;
   return s / g.length;
-}
-
-/** A small seeded generator (mulberry32), so degraded fixtures are the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(t ^ (t >>> 15), 1 | t);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Adds white Gaussian noise of the given sigma to every sample, clamped to 0-255. */

@@ -9,6 +9,7 @@
  */
 import { dilate } from './fit.js';
 import type { RawImage } from './image.js';
+import { seededRandom } from './random.js';
 
 export interface InpaintOptions {
   /** Patch half-size: 3 gives the 7x7 patches of Newson et al. */
@@ -45,16 +46,6 @@ interface Level {
   img: Float32Array;
   /** 1 where the pixel is to be filled. */
   hole: Uint8Array;
-}
-
-function mulberry32(seed: number): () => number {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(t ^ (t >>> 15), 1 | t);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Half-size level: a pixel is a hole if any pixel under it is; known pixels are the mean of the four below. */
@@ -449,7 +440,7 @@ function baseLevel(image: RawImage, hole: Uint8Array, win: number): Level {
  */
 export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = {}): InpaintResult {
   const r = opts.patchRadius ?? 3;
-  const rnd = mulberry32(opts.seed ?? 1);
+  const rnd = seededRandom(opts.seed ?? 1);
   const { width: w, height: h } = image;
   const n = w * h;
   const c = image.channels;

@@ -1,21 +1,11 @@
 import path from 'node:path';
+import type { FirebaseWebConfig, PublicAuthConfig } from '@ai-editor/core';
 
 /** Where Google publishes the keys that sign Firebase ID tokens (JWK form of the securetoken service account). */
 export const GOOGLE_SECURETOKEN_JWKS_URL =
   'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com';
 
 export const DEFAULT_EMULATOR_PROJECT = 'demo-ai-editor';
-
-/** The Firebase web settings the browser needs (public by design), read at run time from the server. */
-export interface FirebaseWebConfig {
-  apiKey: string;
-  authDomain: string;
-  projectId: string;
-  storageBucket?: string;
-  messagingSenderId?: string;
-  appId?: string;
-  measurementId?: string;
-}
 
 export interface AuthConfig {
   /** 'emulator': the local Firebase Auth emulator, unsigned tokens; 'firebase': a real project, signed tokens. */
@@ -101,7 +91,7 @@ export function assertAuthConfig(auth: AuthConfig): void {
 }
 
 /** What `GET /api/config` tells the browser about sign-in. */
-export function publicAuthConfig(auth: AuthConfig) {
+export function publicAuthConfig(auth: AuthConfig): PublicAuthConfig {
   return {
     mode: auth.mode,
     firebase: auth.web,

@@ -11,22 +11,6 @@ export interface Me {
   resetsAt: string | null;
 }
 
-/** `GET /api/config` → `auth`: how this deployment signs people in, read at run time. */
-export interface AuthSettings {
-  mode: 'emulator' | 'firebase';
-  firebase: {
-    apiKey: string;
-    authDomain: string;
-    projectId: string;
-    storageBucket?: string;
-    messagingSenderId?: string;
-    appId?: string;
-    measurementId?: string;
-  };
-  /** Set in emulator mode: the local Firebase Auth emulator the popup talks to. */
-  emulatorUrl: string | null;
-}
-
 export const ME_KEY = ['/api/me'] as const;
 
 export function useMe() {

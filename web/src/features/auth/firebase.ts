@@ -2,6 +2,8 @@
  * The Firebase JS SDK, loaded only when someone signs in (this module is imported dynamically). Persistence is
  * in memory: the server's session cookie carries identity, so the SDK keeps nothing in the browser.
  */
+
+import type { PublicAuthConfig } from '@ai-editor/core';
 import { initializeApp } from 'firebase/app';
 import {
   type Auth,
@@ -13,11 +15,10 @@ import {
   signInWithPopup,
   signOut,
 } from 'firebase/auth';
-import type { AuthSettings } from './api';
 
 let auth: Auth | undefined;
 
-function authFor(settings: AuthSettings): Auth {
+function authFor(settings: PublicAuthConfig): Auth {
   if (auth) return auth;
   const app = initializeApp(settings.firebase, 'ai-editor');
   auth = initializeAuth(app, { persistence: inMemoryPersistence, popupRedirectResolver: browserPopupRedirectResolver });
@@ -27,7 +28,7 @@ function authFor(settings: AuthSettings): Auth {
 }
 
 /** Google sign-in in a popup that always asks which account (SPEC §6); resolves to the Firebase ID token. */
-export async function popupSignIn(settings: AuthSettings): Promise<string> {
+export async function popupSignIn(settings: PublicAuthConfig): Promise<string> {
   const provider = new GoogleAuthProvider();
   provider.setCustomParameters({ prompt: 'select_account' });
   const credential = await signInWithPopup(authFor(settings), provider);

@@ -1,10 +1,11 @@
+import type { PublicAuthConfig } from '@ai-editor/core';
 import { authErrorMessage, errorTitle, USER_TYPE_LABELS } from '@ai-editor/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { toast } from '@/components/ui/use-toast';
 import { apiErrorBody, apiRequest } from '@/lib/api';
 import { type ServerConfig, useServerConfig } from '@/lib/server';
-import { type AuthSettings, ME_KEY, type Me, useMe } from './api';
+import { ME_KEY, type Me, useMe } from './api';
 
 type FirebaseModule = typeof import('./firebase');
 let sdk: Promise<FirebaseModule> | undefined;
@@ -43,7 +44,7 @@ export function useAuth() {
     setBusy(true);
     try {
       const config = await queryClient.fetchQuery<ServerConfig>({ queryKey: ['/api/config'] });
-      const settings = config.auth as unknown as AuthSettings;
+      const settings = config.auth as unknown as PublicAuthConfig;
       const { popupSignIn } = await loadSdk();
       const idToken = await popupSignIn(settings);
       const res = await apiRequest('POST', '/api/session', { idToken });
@@ -82,5 +83,5 @@ export function useAuth() {
 /** Whether sign-in goes to the local Firebase Auth emulator (the UI says so). */
 export function useLocalSignIn(): boolean {
   const { data: config } = useServerConfig();
-  return (config?.auth as Partial<AuthSettings> | undefined)?.mode === 'emulator';
+  return (config?.auth as Partial<PublicAuthConfig> | undefined)?.mode === 'emulator';
 }
