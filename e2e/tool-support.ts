@@ -62,12 +62,18 @@ export async function dropFiles(target: Locator, files: { name: string; type: st
   for (const type of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(type, { dataTransfer: transfer });
 }
 
-/** A fixture resized to exactly width x height, written as a PNG in the test's output folder. */
-export async function resizedPhoto(name: string, width: number, height: number, outDir: string): Promise<string> {
-  const out = path.join(outDir, `${path.parse(name).name}-${width}x${height}.png`);
+/** A fixture resized to exactly width x height, written as a PNG (or a JPEG) in the test's output folder. */
+export async function resizedPhoto(
+  name: string,
+  width: number,
+  height: number,
+  outDir: string,
+  format: 'png' | 'jpeg' = 'png',
+): Promise<string> {
+  const out = path.join(outDir, `${path.parse(name).name}-${width}x${height}.${format === 'png' ? 'png' : 'jpg'}`);
   if (!fs.existsSync(out)) {
     fs.mkdirSync(outDir, { recursive: true });
-    await sharp(fixture(name)).resize(width, height, { fit: 'fill' }).png().toFile(out);
+    await sharp(fixture(name)).resize(width, height, { fit: 'fill' }).toFormat(format).toFile(out);
   }
   return out;
 }
