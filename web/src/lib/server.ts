@@ -1,3 +1,4 @@
+import type { PublicAuthConfig } from '@ai-editor/core';
 import { useQuery } from '@tanstack/react-query';
 
 /** `GET /api/config`: the settings in force on this server. */
@@ -9,7 +10,7 @@ export interface ServerConfig {
   socialLinks: { code?: string; microblog?: string; professional?: string };
   ads: { client?: string; slot?: string };
   downloadsEnabled: boolean;
-  auth: Record<string, unknown>;
+  auth: PublicAuthConfig;
 }
 
 export interface EngineHealth {

@@ -1,4 +1,3 @@
-import type { PublicAuthConfig } from '@ai-editor/core';
 import { authErrorMessage, errorTitle, USER_TYPE_LABELS } from '@ai-editor/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
@@ -44,9 +43,8 @@ export function useAuth() {
     setBusy(true);
     try {
       const config = await queryClient.fetchQuery<ServerConfig>({ queryKey: ['/api/config'] });
-      const settings = config.auth as unknown as PublicAuthConfig;
       const { popupSignIn } = await loadSdk();
-      const idToken = await popupSignIn(settings);
+      const idToken = await popupSignIn(config.auth);
       const res = await apiRequest('POST', '/api/session', { idToken });
       queryClient.setQueryData<Me>(ME_KEY, (await res.json()) as Me);
     } catch (err) {
@@ -83,5 +81,5 @@ export function useAuth() {
 /** Whether sign-in goes to the local Firebase Auth emulator (the UI says so). */
 export function useLocalSignIn(): boolean {
   const { data: config } = useServerConfig();
-  return (config?.auth as Partial<PublicAuthConfig> | undefined)?.mode === 'emulator';
+  return config?.auth.mode === 'emulator';
 }
