@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { allowUse, resizedPhoto, toast } from './tool-support';
+import { allowUse, choosePhoto, expectResult, fixture, resizedPhoto, skipTutorials, toast } from './tool-support';
 
 /** Submits a job through the page's own cookie jar (so the page may see it), as the tool page would. */
 async function submit(page: Page, photo: string, operation: string, fields: Record<string, string> = {}) {
@@ -67,4 +67,29 @@ test('without an id there is no query and a hint', async ({ page }) => {
   await page.getByRole('link', { name: 'Back to Home' }).click();
   await expect(page).toHaveURL(/\/$/);
   expect(queried).toBe(false);
+});
+
+test('a deployment with downloads turned off shows no Download button, on the tool page or the result page', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  // DOWNLOADS_ENABLED=false reaches the browser only through /api/config; this page sees the real answer with it off.
+  await page.route('**/api/config', async (route) => {
+    const res = await route.fetch();
+    await route.fulfill({ response: res, json: { ...(await res.json()), downloadsEnabled: false } });
+  });
+  await skipTutorials(page);
+  await allowUse(page, 'pencil-sketch');
+  await page.goto('/features/pencil-sketch');
+  await choosePhoto(page, fixture('coffee.png'));
+  await page.getByRole('button', { name: 'Process Image' }).click();
+  const card = await expectResult(page);
+  await expect(card.getByRole('img').first()).toBeVisible();
+  await expect(card.getByRole('link', { name: 'Open result page' })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Download' })).toHaveCount(0);
+
+  await card.getByRole('link', { name: 'Open result page' }).click();
+  const done = page.getByTestId('result-completed');
+  await expect(done.getByRole('img', { name: 'Pencil Sketch result' })).toBeVisible();
+  await expect(done.getByRole('button', { name: 'Download' })).toHaveCount(0);
 });

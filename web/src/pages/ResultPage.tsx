@@ -13,7 +13,6 @@ import { type ImageJob, jobKey, jobPercent, stageLabel } from '@/features/tool/j
 import { CHECKERBOARD, ResultGallery, resultUrls } from '@/features/tool/ResultCard';
 import { useAccess } from '@/features/tool/useAccess';
 import { useDownload } from '@/features/tool/useDownload';
-import { useServerConfig } from '@/lib/server';
 import { cn } from '@/lib/utils';
 
 /** 'image/png' → 'png'; SPEC §7: png when the type is missing. */
@@ -94,9 +93,8 @@ function PendingCard({ job }: { job?: ImageJob }) {
 
 function JobCard({ job }: { job: ImageJob }) {
   const access = useAccess(job.operation as OperationId);
-  const { data: config } = useServerConfig();
   const [selected, setSelected] = useState(0);
-  const { downloading, download } = useDownload({
+  const { offered, downloading, download } = useDownload({
     canDownload: access.canDownload,
     failure: 'RESULT_DOWNLOAD_FAILED',
     onSaved: () => toast({ title: NOTICES.DOWNLOAD_SUCCESS.title, description: NOTICES.DOWNLOAD_SUCCESS.message }),
@@ -154,8 +152,7 @@ function JobCard({ job }: { job: ImageJob }) {
         )}
         <ResultGallery urls={urls} selected={index} onSelect={setSelected} />
       </CardContent>
-      {/* As on the tool pages, the deployment may turn downloads off (DOWNLOADS_ENABLED=false). */}
-      {config?.downloadsEnabled !== false && (
+      {offered && (
         <CardFooter>
           <Button onClick={onDownload} disabled={downloading}>
             {downloading ? <Loader2 className="animate-spin" aria-hidden /> : <Download aria-hidden />} Download

@@ -63,21 +63,18 @@ export function ResultCard({
   op,
   job,
   beforeUrl,
-  showDownload,
   canDownload,
 }: {
   op: Operation;
   job: ImageJob;
   /** The uploaded photo (the server's copy, or the local one). */
   beforeUrl?: string;
-  /** The deployment allows downloads (SPEC §2: the button shows only then). */
-  showDownload: boolean;
   /** This visitor may download (guests may not: they get the toast, and no request is made). */
   canDownload: boolean;
 }) {
   const urls = resultUrls(job);
   const [selected, setSelected] = useState(0);
-  const { downloading, download } = useDownload({ canDownload, failure: 'DOWNLOAD_FAILED' });
+  const { offered, downloading, download } = useDownload({ canDownload, failure: 'DOWNLOAD_FAILED' });
   const shown = urls[Math.min(selected, urls.length - 1)];
   if (!shown) return null;
 
@@ -110,7 +107,7 @@ export function ResultCard({
         <ResultGallery urls={urls} selected={selected} onSelect={setSelected} />
       </CardContent>
       <CardFooter className="flex flex-wrap gap-3">
-        {showDownload && (
+        {offered && (
           <Button
             onClick={() => download(job.downloadUrls?.[selected] ?? shown, () => resultFileName(op, selected))}
             disabled={downloading}

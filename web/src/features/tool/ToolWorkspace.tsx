@@ -203,7 +203,6 @@ export function ToolWorkspace({ op }: { op: Operation }) {
             op={op}
             job={completed}
             beforeUrl={completed.originalUrl ?? localBefore}
-            showDownload={config?.downloadsEnabled !== false}
             canDownload={access.canDownload}
           />
         </div>

@@ -1,12 +1,14 @@
 import { type ErrorCode, errorMessage, errorTitle } from '@ai-editor/core';
 import { useState } from 'react';
 import { toast } from '@/components/ui/use-toast';
+import { useServerConfig } from '@/lib/server';
 import { fetchBlob, saveBlob } from './jobs';
 
 /**
  * The Download button's work, shared by the tool page's result card and the result page: a visitor who may not
  * download gets the toast and no request is made; otherwise the file is fetched with the session cookie and saved
- * under the name `fileName` gives it (the two places name files differently, as the spec says).
+ * under the name `fileName` gives it (the two places name files differently, as the spec says). `offered` says
+ * whether the deployment shows the button at all (DOWNLOADS_ENABLED; SPEC §2).
  */
 export function useDownload({
   canDownload,
@@ -18,6 +20,8 @@ export function useDownload({
   failure: ErrorCode;
   onSaved?: () => void;
 }) {
+  const { data: config } = useServerConfig();
+  const offered = config?.downloadsEnabled !== false;
   const [downloading, setDownloading] = useState(false);
   const download = async (url: string, fileName: (blob: Blob) => string) => {
     if (!canDownload) {
@@ -39,5 +43,5 @@ export function useDownload({
       setDownloading(false);
     }
   };
-  return { downloading, download };
+  return { offered, downloading, download };
 }
