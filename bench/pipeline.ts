@@ -16,6 +16,7 @@ import sharp from 'sharp';
 import { buildApp } from '../server/src/app.js';
 import { loadConfig } from '../server/src/config.js';
 import engine from '../server/src/engines/local/background-removal.js';
+import { createEmulatorAccount, emulatorAnswers } from '../server/test/support/emulator-accounts.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const fixtures = path.resolve(import.meta.dirname, '../fixtures');
@@ -67,21 +68,8 @@ async function submit(): Promise<number> {
 async function signIn(): Promise<void> {
   const { auth } = (await (await fetch(`${base}/api/config`)).json()) as { auth: { emulatorUrl: string | null } };
   if (!auth.emulatorUrl) throw new Error('the benchmark signs in through the Auth emulator (AUTH_MODE=emulator)');
-  const deadline = Date.now() + 180_000;
-  while (!(await fetch(`${auth.emulatorUrl}/`).catch(() => undefined))?.ok) {
-    if (Date.now() > deadline) throw new Error('the Auth emulator did not start');
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  const signUp = await fetch(`${auth.emulatorUrl}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: `bench-${Date.now()}@example.com`,
-      password: 'bench-password',
-      returnSecureToken: true,
-    }),
-  });
-  const { idToken } = (await signUp.json()) as { idToken: string };
+  await emulatorAnswers(auth.emulatorUrl);
+  const { idToken } = await createEmulatorAccount(auth.emulatorUrl, { email: `bench-${Date.now()}@example.com` });
   const res = await fetch(`${base}/api/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

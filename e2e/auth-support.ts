@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { type BrowserContext, expect, type Page } from '@playwright/test';
+import { createEmulatorAccount, emulatorAnswers } from '../server/test/support/emulator-accounts';
 
 const GAPI_STAND_IN = fs.readFileSync(new URL('./gapi-stand-in.js', import.meta.url), 'utf8');
 
@@ -16,10 +17,7 @@ export async function emulatorUrl(page: Page): Promise<string> {
   const config = (await (await page.request.get('/api/config')).json()) as { auth: { emulatorUrl: string | null } };
   const url = config.auth.emulatorUrl;
   if (!url) throw new Error('the server is not in emulator mode');
-  // The emulator starts in the background with the server; on a busy machine that takes a while.
-  await expect
-    .poll(async () => (await fetch(`${url}/`).catch(() => undefined))?.ok ?? false, { timeout: 180_000 })
-    .toBe(true);
+  await emulatorAnswers(url);
   return url;
 }
 
@@ -30,18 +28,11 @@ export interface SignedInUser {
 }
 
 export async function signIn(page: Page, name = 'Test User'): Promise<SignedInUser> {
-  const base = await emulatorUrl(page);
   const email = `e2e-${randomUUID()}@example.com`;
-  const res = await fetch(`${base}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: `pw-${randomUUID()}`, displayName: name, returnSecureToken: true }),
-  });
-  if (!res.ok) throw new Error(`emulator signUp failed: ${res.status}`);
-  const { localId, idToken } = (await res.json()) as { localId: string; idToken: string };
+  const { uid, idToken } = await createEmulatorAccount(await emulatorUrl(page), { email, displayName: name });
   const session = await page.request.post('/api/session', { data: { idToken } });
   expect(session.status()).toBe(200);
-  return { uid: localId, name, email };
+  return { uid, name, email };
 }
 
 /**

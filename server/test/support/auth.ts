@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
+import { createEmulatorAccount, emulatorAnswers } from './emulator-accounts.js';
 import type { TestServer, Visitor } from './server.js';
 
 export interface TestUser {
@@ -34,19 +35,8 @@ export function authTestEnv(): Record<string, string> {
 let ready: Promise<void> | undefined;
 
 /** Waits (once per test file) until the emulator answers; it starts in the background with the test run. */
-export function emulatorReady(timeoutMs = 180_000): Promise<void> {
-  ready ??= (async () => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        if ((await fetch(`${emulator().url}/`)).ok) return;
-      } catch {
-        // still starting
-      }
-      if (Date.now() > deadline) throw new Error('the Auth emulator did not answer');
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  })();
+export function emulatorReady(): Promise<void> {
+  ready ??= emulatorAnswers(emulator().url);
   return ready;
 }
 
@@ -54,14 +44,8 @@ export function emulatorReady(timeoutMs = 180_000): Promise<void> {
 export async function mintUser(name = 'Test User'): Promise<TestUser> {
   await emulatorReady();
   const email = `user-${randomUUID()}@example.com`;
-  const res = await fetch(`${emulator().url}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: `pw-${randomUUID()}`, displayName: name, returnSecureToken: true }),
-  });
-  if (!res.ok) throw new Error(`emulator signUp failed: ${res.status} ${await res.text()}`);
-  const body = (await res.json()) as { localId: string; idToken: string };
-  return { uid: body.localId, email, name, idToken: body.idToken };
+  const { uid, idToken } = await createEmulatorAccount(emulator().url, { email, displayName: name });
+  return { uid, email, name, idToken };
 }
 
 /** Signs the visitor in (its cookie jar now holds a session bound to the user); mints a user if none is given. */
