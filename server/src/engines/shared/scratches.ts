@@ -210,11 +210,15 @@ export function lineOpen<T extends Float32Array | Uint8Array>(
   const steps: [number, number][] = [];
   for (let step = 1; step < length; step *= 2)
     steps.push([Math.round(step * Math.cos(angle)), Math.round(step * Math.sin(angle))]);
+  // Erosion along the segment, then dilation back along it.
+  const passes = [
+    ...steps.map(([dx, dy]) => [dx, dy, false] as const),
+    ...steps.map(([dx, dy]) => [-dx, -dy, true] as const),
+  ];
   let cur: T = src;
   let next: T = a;
-  for (const [pass, [dx, dy]] of [...steps.map((d) => [false, d] as const), ...steps.map((d) => [true, d] as const)]) {
-    if (pass) shiftExtreme(cur, next, w, h, -dx, -dy, true);
-    else shiftExtreme(cur, next, w, h, dx, dy, false);
+  for (const [dx, dy, max] of passes) {
+    shiftExtreme(cur, next, w, h, dx, dy, max);
     cur = next;
     next = cur === a ? b : a;
   }
@@ -323,7 +327,6 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
   const hh = (h + 1) >> 1;
   const bufA = new Uint8Array(hw * hh);
   const bufB = new Uint8Array(hw * hh);
-  const line = new Uint8Array(hw * hh);
   let scratches = 0;
   let dust = 0;
   for (const sign of [1, -1] as const) {
@@ -351,9 +354,8 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
     const onScratch = new Uint8Array(w * h);
     for (let a = 0; a < ANGLES; a++) {
       const angle = (a * Math.PI) / ANGLES;
-      const o = lineOpen(tHalf, hw, hh, angle, segment / 2, bufA, bufB);
-      line.set(o);
-      for (const half of components(line, hw, hh, 1, 3)) {
+      const opened = lineOpen(tHalf, hw, hh, angle, segment / 2, bufA, bufB);
+      for (const half of components(opened, hw, hh, 1, 3)) {
         // Back to full size: the marked pixels of each 2x2 block.
         const pixels: number[] = [];
         let peak = 0;
