@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { test as base, expect } from '@playwright/test';
 import sharp from 'sharp';
 import { type Standin, startStandin } from '../server/test/replicate/standin';
+import { emulatorAnswers } from '../server/test/support/emulator-accounts';
 import { type RunningServer, startServer } from './server';
 import { allowUse, expectResult, skipTutorials } from './tool-support';
 
@@ -27,11 +28,7 @@ const test = base.extend<object, { provider: { server: RunningServer; standin: S
       const config = (await (await fetch(`${server.url}/api/config`)).json()) as {
         auth: { emulatorUrl: string | null };
       };
-      const end = Date.now() + 200_000;
-      while (config.auth.emulatorUrl && !(await fetch(`${config.auth.emulatorUrl}/`).catch(() => undefined))?.ok) {
-        if (Date.now() > end) throw new Error('the Auth emulator did not start within 200 s');
-        await new Promise((r) => setTimeout(r, 500));
-      }
+      if (config.auth.emulatorUrl) await emulatorAnswers(config.auth.emulatorUrl, 200_000);
       await use({ server, standin });
       await server.stop();
       await standin.close();
