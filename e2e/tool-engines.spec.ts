@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { emulatorAnswers } from '../server/test/support/emulator-accounts';
 import { type RunningServer, startServer } from './server';
 import { allowUse, choosePhoto, fixture, resizedPhoto, skipTutorials, toast } from './tool-support';
 
@@ -38,12 +39,7 @@ test.describe.configure({ mode: 'serial' });
 async function waitForSignIn(url: string): Promise<void> {
   const config = (await (await fetch(`${url}/api/config`)).json()) as { auth: { emulatorUrl: string | null } };
   const emulator = config.auth.emulatorUrl;
-  if (!emulator) return;
-  const end = Date.now() + 200_000;
-  while (!(await fetch(`${emulator}/`).catch(() => undefined))?.ok) {
-    if (Date.now() > end) throw new Error('the Auth emulator did not start within 200 s');
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  if (emulator) await emulatorAnswers(emulator, 200_000);
 }
 
 const open = async (page: Page, route: string) => {
