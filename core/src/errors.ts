@@ -117,6 +117,22 @@ export const ERRORS = {
     title: 'Error',
     message: 'Processing was interrupted by a server restart. Please try again',
   },
+  /** The visitor cancelled the job (POST /api/images/:id/cancel). */
+  CANCELLED: { status: 409, title: 'Error', message: 'Cancelled' },
+  /** Cancel asked of a job that has already completed or failed. */
+  JOB_FINISHED: { status: 409, title: 'Error', message: 'This job has already finished' },
+  /** An engine host went over its memory budget (ENGINE_MEMORY_MB) and was ended. */
+  ENGINE_OUT_OF_MEMORY: {
+    status: 422,
+    title: 'Error',
+    message: 'This photo is too large to process on this server. Please try a smaller photo',
+  },
+  /** The job ended its engine host twice (crash, abort, out of memory): it is not tried again. */
+  JOB_KILLED_HOST: {
+    status: 500,
+    title: 'Error',
+    message: 'This photo stopped the processing engine twice and will not be tried again',
+  },
 
   // Sign-in failures (SPEC §8), keyed by the provider's error code
   AUTH_POPUP_BLOCKED: {

@@ -38,5 +38,10 @@ export interface EngineContext {
  */
 export interface Engine {
   run(input: EngineInput, ctx: EngineContext): Promise<EngineOutput>;
+  /**
+   * Loads the engine's models into memory ahead of its first job (an engine host calls it when it starts), so
+   * that the first job costs what a warm one does. Engines without models leave it out.
+   */
+  warm?(ctx: Pick<EngineContext, 'threads'>): Promise<void>;
   release?(): Promise<void> | void;
 }
