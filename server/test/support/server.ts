@@ -79,7 +79,8 @@ async function fetchOnFreshSocket(url: string, init: RequestInit): Promise<Respo
   }
 }
 
-function visitor(base: string): Visitor {
+/** A visitor of the server at `base` (any server: in this process or its own). */
+export function visitor(base: string): Visitor {
   let cookie = '';
   const self: Visitor = {
     async fetch(pathname, init = {}) {
