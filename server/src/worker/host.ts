@@ -33,7 +33,11 @@ function lowerPriority(): void {
 }
 
 const options = JSON.parse(process.env[HOST_OPTIONS_ENV] ?? '{}') as HostOptions;
-const send = (m: HostMessage) => process.send?.(m);
+/** A send that fails means the pool's process is gone: the host ends with it. */
+const send = (m: HostMessage) => {
+  if (!process.connected) process.exit(0);
+  process.send?.(m, (err: Error | null) => err && process.exit(0));
+};
 const engines = new Map<string, Promise<Engine>>();
 const loaded = new Set<string>();
 let idleTimer: NodeJS.Timeout | undefined;
