@@ -4,8 +4,8 @@
  * that benchmarks can use it too.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../src/adapters/firebase-emulator.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -17,17 +17,6 @@ export interface ServerProcess {
   alive(): boolean;
   /** SIGTERM, then waits for the exit. */
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts the server with these settings (on top of the environment) and waits until /api/health answers. */
