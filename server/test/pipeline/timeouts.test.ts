@@ -1,5 +1,5 @@
 /**
- * Timeouts in native code: super-resolution (onnxruntime) of a 1000x1000 photo at 4x runs far past a 3 s limit, ten
+ * Timeouts in native code: super-resolution (onnxruntime) of a 1000x1000 photo at 4x runs far past a 5 s limit, ten
  * times in a row, against the real server in its own process. Ending a worker thread inside onnxruntime used to
  * abort the whole server by the third; an engine host ends alone, so the server's PID never changes and the next
  * job completes.
@@ -27,7 +27,7 @@ describe('timeouts in onnxruntime, against the server process', () => {
       DATA_DIR: dataDir,
       ENGINE_HOSTS: '1',
       ENGINE_PRELOAD: 'false',
-      JOB_TIMEOUT_MS: '3000',
+      JOB_TIMEOUT_MS: '5000',
       DAILY_USES_PER_OPERATION: '20',
     });
     me = visitor(server.url);
