@@ -36,6 +36,8 @@ export async function startServerProcess(env: Record<string, string>, bootMs = 1
   });
   const url = `http://127.0.0.1:${port}`;
   const alive = () => child.exitCode === null && child.signalCode === null;
+  // A benchmark or test that ends early (it threw) does not leave the server (and its emulator) running.
+  process.once('exit', () => alive() && child.kill('SIGTERM'));
   const end = Date.now() + bootMs;
   for (;;) {
     if (!alive()) throw new Error(`the server exited while starting (${child.exitCode ?? child.signalCode})`);
