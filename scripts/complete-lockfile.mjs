@@ -12,7 +12,9 @@ const OS = ['android', 'darwin', 'linux', 'win32', 'freebsd', 'openbsd', 'sunos'
 
 /** '@biomejs/cli-linux-x64-musl' -> { os: ['linux'], cpu: ['x64'], libc: ['musl'] } */
 function platformOf(name) {
-  const m = name.match(new RegExp(`(?:^|[-/])(${OS.join('|')})-(x64|arm64|arm|ia32|ppc64|s390x|riscv64)(?:-(musl|gnu))?$`));
+  const m = name.match(
+    new RegExp(`(?:^|[-/])(${OS.join('|')})-(x64|arm64|arm|ia32|ppc64|s390x|riscv64)(?:-(musl|gnu))?$`),
+  );
   if (!m) return undefined;
   const libc = m[3] === 'musl' ? ['musl'] : m[1] === 'linux' ? ['glibc'] : undefined;
   return { os: [m[1]], cpu: [m[2]], ...(libc && { libc }) };
