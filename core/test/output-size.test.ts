@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkOutputSize, getOperation, LIMITS, outputSize, parseParams } from '../src/index.js';
+import { checkOutputSize, getOperation, LIMITS, type OperationId, outputSize, parseParams } from '../src/index.js';
 
-const params = (id: Parameters<typeof getOperation>[0], fields: Record<string, string> = {}) =>
-  parseParams(getOperation(id), fields);
+const params = (id: OperationId, fields: Record<string, string> = {}) => parseParams(getOperation(id), fields);
 
 describe('output size', () => {
   it('follows each tool: upscalers multiply, prompt tools take their width and height, the rest keep the size', () => {
