@@ -51,6 +51,8 @@ export interface EnginePoolOptions {
   memorySampleMs: number;
   /** Engine modules each host loads when it starts. */
   preload: string[];
+  /** The server's output-pixel limit, passed to engines (core's checkOutputSize). */
+  maxOutputPixels?: number;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -273,6 +275,7 @@ export class EnginePool {
     const options: HostOptions = {
       threads: this.opts.inferenceThreads,
       idleMs: this.opts.idleMs,
+      maxOutputPixels: this.opts.maxOutputPixels,
       preload: this.preload,
     };
     this.hosts.push(new Host(options, () => this.dispatch(), this.onExit));

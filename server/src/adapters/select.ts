@@ -60,6 +60,7 @@ export function createEnginePool(config: Config, registry: EngineRegistry, log?:
     idleMs: config.modelIdleMs,
     memoryMb: config.engineMemoryMb,
     memorySampleMs: config.engineMemorySampleMs,
+    maxOutputPixels: config.maxOutputPixels,
     preload,
     log,
   });

@@ -9,6 +9,8 @@ export interface HostOptions {
   idleMs: number;
   /** Engine modules loaded (and warmed) in the background when the host starts. */
   preload: string[];
+  /** The server's output-pixel limit, for core's checkOutputSize; absent means the catalogue's default. */
+  maxOutputPixels?: number;
 }
 
 export const HOST_OPTIONS_ENV = 'AIE_ENGINE_HOST_OPTIONS';

@@ -84,6 +84,7 @@ async function run({ task, module, input }: RunCommand): Promise<void> {
       { ...input, image: bufferOf(input.image), mask: bufferOf(input.mask), image2: bufferOf(input.image2) },
       {
         threads: options.threads,
+        maxOutputPixels: options.maxOutputPixels,
         progress: (p: Progress) => send({ type: 'progress', task, ...p }),
         // The pool stops a job by ending this process, so the engine's own signal never fires here.
         signal: new AbortController().signal,
