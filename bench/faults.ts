@@ -39,12 +39,15 @@ async function serve(env: Record<string, string>) {
     ...env,
   });
   const cookie = await signIn(server.url);
+  /** A visitor: with the signed-in session's cookie, or a guest that keeps the cookie its first answer sets. */
   const client = (headers: Record<string, string>) => ({
     async submit(fields: Record<string, string | Buffer>): Promise<Response> {
       const form = new FormData();
       for (const [k, v] of Object.entries(fields))
         form.append(k, typeof v === 'string' ? v : new Blob([new Uint8Array(v)]));
-      return fetch(`${server.url}/api/images`, { method: 'POST', body: form, headers });
+      const res = await fetch(`${server.url}/api/images`, { method: 'POST', body: form, headers });
+      headers.cookie ??= (res.headers.getSetCookie()[0] ?? '').split(';')[0] as string;
+      return res;
     },
     async view(id: number): Promise<View> {
       return (await (await fetch(`${server.url}/api/images/${id}`, { headers })).json()) as View;
@@ -105,6 +108,37 @@ function treeRssMb(root: number): number {
     stack.push(...(children.get(pid) ?? []));
   }
   return total;
+}
+
+/**
+ * Submits the guest output bomb (a 6300x6300 one-bit PNG, 5 KB, to face enhancement at 2x: 158 megapixels out) and
+ * says what happened to it, with the peak resident memory of the server's whole process tree above idle.
+ */
+async function outputBomb(s: Awaited<ReturnType<typeof serve>>): Promise<string> {
+  await sleep(3000);
+  const idle = treeRssMb(s.server.pid);
+  const bomb = await sharp({ create: { width: 6300, height: 6300, channels: 3, background: '#fff' } })
+    .png({ palette: true, colours: 2 })
+    .toBuffer();
+  let peak = idle;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, treeRssMb(s.server.pid));
+      await sleep(50);
+    }
+  })();
+  const res = await s.guest.submit({ operation: 'face-enhancement', scale: '2', file: bomb });
+  const body = (await res.json()) as { id?: number; code?: string };
+  let outcome = `refused at submit: HTTP ${res.status} ${body.code}`;
+  if (body.id) {
+    const v = await s.guest.end(body.id);
+    outcome = `not refused at submit; the job ended ${v.status}${v.metadata.errorCode ? ` (${v.metadata.errorCode})` : ''}`;
+  }
+  sampling = false;
+  await sampler;
+  const gb = (mb: number) => (mb / 1024).toFixed(2);
+  return `${(bomb.length / 1024).toFixed(1)} KB, face enhancement 2x: ${outcome}; process tree peak ${gb(peak)} GB, ${gb(peak - idle)} GB above idle (${gb(idle)} GB)   (target <= 1.5 GB above idle, or refused at submit)`;
 }
 
 const lines: string[] = [];
@@ -194,34 +228,8 @@ const localOps = ((await s.health()).engines as { operation: string; engine: str
   );
 }
 
-// 2c. The guest output bomb: 5 KB that would make a 158-megapixel result.
-{
-  await sleep(3000);
-  const idle = Math.max(treeRssMb(s.server.pid), treeRssMb(s.server.pid));
-  const bomb = await sharp({ create: { width: 6300, height: 6300, channels: 3, background: '#fff' } })
-    .png({ palette: true, colours: 2 })
-    .toBuffer();
-  let peak = idle;
-  let sampling = true;
-  const sampler = (async () => {
-    while (sampling) {
-      peak = Math.max(peak, treeRssMb(s.server.pid));
-      await sleep(50);
-    }
-  })();
-  const res = await s.guest.submit({ operation: 'face-enhancement', scale: '2', file: bomb });
-  const body = (await res.json()) as { id?: number; code?: string };
-  let outcome = `refused at submit: HTTP ${res.status} ${body.code}`;
-  if (body.id) {
-    const v = await s.guest.end(body.id);
-    outcome = `not refused at submit; the job ended ${v.status}${v.metadata.errorCode ? ` (${v.metadata.errorCode})` : ''}`;
-  }
-  sampling = false;
-  await sampler;
-  report(
-    `guest output bomb            ${(bomb.length / 1024).toFixed(1)} KB 6300x6300 one-bit PNG, face enhancement 2x: ${outcome}; process tree peak ${(peak / 1024).toFixed(2)} GB, ${((peak - idle) / 1024).toFixed(2)} GB above idle (${(idle / 1024).toFixed(2)} GB)   (target <= 1.5 GB above idle, or refused at submit)`,
-  );
-}
+// 2c. The guest output bomb: 5 KB that would make a 158-megapixel result (refused at submit by the output limit).
+report(`guest output bomb            ${await outputBomb(s)}`);
 
 // 2d. Engine hosts killed with SIGKILL in the middle of a job (as the kernel's out-of-memory killer would).
 {
@@ -252,6 +260,17 @@ const localOps = ((await s.health()).engines as { operation: string; engine: str
   );
 }
 
-report(`load average at the end ${os.loadavg()[0]?.toFixed(1)}`);
 await s.close();
+
+// 3. The same bomb with the output limit lifted: the memory budget (ENGINE_MEMORY_MB) is what stops it then.
+{
+  const lifted = await serve({ MAX_OUTPUT_PIXELS: '1000000000' });
+  const until = Date.now() + 300_000;
+  while (Date.now() < until && !(await lifted.health()).engines.every((e: any) => e.engine !== 'local' || e.loaded)) {
+    await sleep(500);
+  }
+  report(`bomb, output limit lifted    ${await outputBomb(lifted)}`);
+  await lifted.close();
+}
+report(`load average at the end ${os.loadavg()[0]?.toFixed(1)}`);
 process.exit(0);
