@@ -8,18 +8,17 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { getOperation, type OperationId, parseParams } from '@ai-editor/core';
-import sharp from 'sharp';
+import type { OperationId } from '@ai-editor/core';
 import { loadConfig } from '../server/src/config.js';
 import { localEngineModule } from '../server/src/engines/registry.js';
 import type { Engine, EngineInput } from '../server/src/engines/types.js';
+import { inputFor } from './support/inputs.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SOAK = Number(process.env.BENCH_SOAK_JOBS ?? 200);
 const only = process.env.BENCH_ONLY?.split(',');
 process.env.MODEL_CACHE_DIR ??= path.resolve(import.meta.dirname, '../data/models');
 const threads = loadConfig().inferenceThreads;
-const fixtures = path.resolve(import.meta.dirname, '../fixtures');
 
 const dir = path.resolve(import.meta.dirname, '../server/src/engines/local');
 const operations = fs
@@ -27,23 +26,6 @@ const operations = fs
   .map((f) => f.replace(/\.ts$/, '') as OperationId)
   .filter((op) => !only || only.includes(op))
   .sort();
-
-/** Faces for the face tools, a scene for the rest; a centred blob mask for the mask tools. */
-async function inputFor(op: OperationId, size: number, params: Record<string, string> = {}): Promise<EngineInput> {
-  const name = /face|restoration|cartoon|segmentation/.test(op) ? 'astronaut.png' : 'coffee.png';
-  const image = await sharp(path.join(fixtures, name))
-    .resize(size, size, { fit: 'cover', kernel: 'lanczos3' })
-    .png()
-    .toBuffer();
-  const spec = getOperation(op);
-  const input: EngineInput = { operation: op, image, params: parseParams(spec, params) };
-  if (spec.mask === 'required') {
-    const r = Math.round(size * 0.12);
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"><rect width="100%" height="100%" fill="black"/><ellipse cx="${size * 0.6}" cy="${size * 0.55}" rx="${r}" ry="${r * 0.7}" fill="white"/></svg>`;
-    input.mask = await sharp(Buffer.from(svg)).png().toBuffer();
-  }
-  return input;
-}
 
 const ctx = { threads, progress: () => {}, signal: new AbortController().signal };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;

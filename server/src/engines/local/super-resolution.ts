@@ -1,6 +1,6 @@
 import { AppError, checkOutputSize } from '@ai-editor/core';
 import sharp from 'sharp';
-import { esrganUpscale, releaseEsrgan } from '../shared/esrgan.js';
+import { esrganUpscale, releaseEsrgan, warmEsrgan } from '../shared/esrgan.js';
 import { decode, encodePng } from '../shared/image.js';
 import type { Engine } from '../types.js';
 
@@ -58,6 +58,7 @@ const superResolution: Engine = {
       metadata: { model: 'Real-ESRGAN general-x4v3', scale, width, height, tiles },
     };
   },
+  warm: ({ threads }) => warmEsrgan(threads),
   release: releaseEsrgan,
 };
 

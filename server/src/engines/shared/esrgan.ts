@@ -21,8 +21,11 @@ import { planTiles, TileBlender } from './tiles.js';
  */
 const { onnx } = onnxProto;
 export const ESRGAN_SCALE = 4;
-/** A 512 px tile keeps peak memory near 0.5 GB; photos up to that size run in one piece. */
-export const TILE_SIZE = 512;
+/**
+ * A tile of about 512 px keeps peak memory near 0.5 GB; photos up to that size run in one piece. 528 = (1024 + 32)
+ * / 2 lets a 1024 px photo run as 2x2 tiles (the network sees 1.06x its pixels) instead of 3x3 (1.13x).
+ */
+export const TILE_SIZE = 528;
 /** Tiles share at least this many input px, over which they are feathered into each other. */
 export const TILE_OVERLAP = 32;
 /** Bump when the conversion changes, so a stale cached file is not reused. */
@@ -277,6 +280,18 @@ function getSession(threads: number): Promise<ort.InferenceSession> {
     graphOptimizationLevel: 'all',
   });
   return session;
+}
+
+/**
+ * Opens the session ahead of the first job and runs one small tile through it, so that the first job finds the
+ * kernels set up (converting the model first if it is not cached yet).
+ */
+export async function warmEsrgan(threads: number): Promise<void> {
+  const size = 64;
+  await esrganUpscale(
+    { data: Buffer.alloc(size * size * 3, 128), width: size, height: size, channels: 3 },
+    { threads, tileSize: size },
+  );
 }
 
 export async function releaseEsrgan(): Promise<void> {
