@@ -67,7 +67,7 @@ function runChild(op: OperationId, mode: Mode): Result {
       maxBuffer: 16 * 1024 * 1024,
     });
     const line = out.stdout.trim().split('\n').at(-1) ?? '';
-    if (out.status !== 0 || !line.startsWith('{')) throw new Error(`${op} (${mode}) failed:\n${out.stderr}`);
+    if (out.status !== 0 || !line.startsWith('{')) throw new Error(`${op} (${mode}) failed:\n${out.stderr.slice(-3000)}`);
     return JSON.parse(line) as Result;
   } finally {
     fs.rmSync(cache, { recursive: true, force: true });

@@ -187,4 +187,9 @@ const cartoon: Engine = {
   },
 };
 
+/** OpenCV.js compiles its WebAssembly on load (~0.6 s): done when the engine host starts, not in the first job. */
+cartoon.warm = async () => {
+  await loadOpenCv();
+};
+
 export default cartoon;
