@@ -70,11 +70,11 @@ describe('super-resolution engine (Real-ESRGAN general-x4v3)', () => {
     expect(psnrNew).toBeGreaterThanOrEqual(psnrOld - 0.3);
   }, 120_000);
 
-  it('covers a 1024 px photo with 2x2 tiles, so the network sees at most 1.07x its pixels', () => {
+  it('covers a 1024 px photo with 2x2 tiles, so the network sees at most 1.1x its pixels', () => {
     const tiles = planTiles(1024, 1024, TILE_SIZE, TILE_OVERLAP);
     const seen = tiles.reduce((sum, t) => sum + t.width * t.height, 0);
     expect(tiles.length).toBe(4);
-    expect(seen / (1024 * 1024)).toBeLessThanOrEqual(1.07);
+    expect(seen / (1024 * 1024)).toBeLessThanOrEqual(1.1);
     // Neighbours still share the overlap the feathering needs.
     expect((tiles[0] as { width: number }).width - (tiles[1] as { x: number }).x).toBeGreaterThanOrEqual(TILE_OVERLAP);
   });
@@ -116,10 +116,10 @@ describe('super-resolution engine (Real-ESRGAN general-x4v3)', () => {
   it('tiled and untiled runs differ only slightly, and only along tile borders', async () => {
     const photo = await fixturePixels('coffee.png', { width: 256, height: 176 });
     // Small tiles, so that a small photo has several; the overlap is the engine's.
-    const tileSize = 96;
+    const tileSize = 112;
     const overlap = TILE_OVERLAP;
     const tiles = planTiles(photo.width, photo.height, tileSize, overlap);
-    expect(tiles.length).toBe(12);
+    expect(tiles.length).toBe(8);
     const whole = await esrganUpscale(photo, { threads: 2, tileSize: 512 });
     let done = 0;
     const tiled = await esrganUpscale(photo, { threads: 2, tileSize, overlap, onTile: (n) => (done = n) });
