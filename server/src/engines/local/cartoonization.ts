@@ -187,9 +187,15 @@ const cartoon: Engine = {
   },
 };
 
-/** OpenCV.js compiles its WebAssembly on load (~0.6 s): done when the engine host starts, not in the first job. */
+/**
+ * OpenCV.js compiles its WebAssembly on load (~0.6 s), and the first drawing grows its heap and compiles our code:
+ * both done on a small gradient when the engine host starts, not in the first job.
+ */
 cartoon.warm = async () => {
-  await loadOpenCv();
+  const size = 64;
+  const data = Buffer.alloc(size * size * 3);
+  for (let i = 0; i < data.length; i++) data[i] = (i * 7) % 256;
+  cartoonize(await loadOpenCv(), { data, width: size, height: size, channels: 3 }, () => {});
 };
 
 export default cartoon;
