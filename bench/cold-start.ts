@@ -12,11 +12,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { OperationId } from '@ai-editor/core';
-import { prepareModels } from '../server/src/engines/shared/prepare.js';
 import { loadConfig } from '../server/src/config.js';
 import { localEngineModule } from '../server/src/engines/registry.js';
+import { prepareModels } from '../server/src/engines/shared/prepare.js';
 import type { Engine } from '../server/src/engines/types.js';
-import { inputFor } from './support/inputs.js';
+import { benchOperations, inputFor } from './support/inputs.js';
 
 const SIZE = Number(process.env.BENCH_SIZE ?? 512);
 type Mode = 'before' | 'after';
@@ -67,7 +67,8 @@ function runChild(op: OperationId, mode: Mode): Result {
       maxBuffer: 16 * 1024 * 1024,
     });
     const line = out.stdout.trim().split('\n').at(-1) ?? '';
-    if (out.status !== 0 || !line.startsWith('{')) throw new Error(`${op} (${mode}) failed:\n${out.stderr.slice(-3000)}`);
+    if (out.status !== 0 || !line.startsWith('{'))
+      throw new Error(`${op} (${mode}) failed:\n${out.stderr.slice(-3000)}`);
     return JSON.parse(line) as Result;
   } finally {
     fs.rmSync(cache, { recursive: true, force: true });
@@ -80,18 +81,16 @@ if (op && mode) {
   process.exit(0);
 }
 
-const only = process.env.BENCH_ONLY?.split(',');
-const dir = path.resolve(import.meta.dirname, '../server/src/engines/local');
-const operations = fs
-  .readdirSync(dir)
-  .map((f) => f.replace(/\.ts$/, '') as OperationId)
-  .filter((o) => !only || only.includes(o))
-  .sort();
+const operations = benchOperations();
 const s = (ms: number | undefined) => (ms === undefined ? '-' : (ms / 1000).toFixed(2));
 const pair = (t: Timing | undefined) => (t ? `${s(t.wall)} (${s(t.cpu)})` : '-');
-console.log(`cold start, ${SIZE}x${SIZE} photos, ${loadConfig().inferenceThreads} inference threads, load ${(os.loadavg()[0] as number).toFixed(1)}`);
+console.log(
+  `cold start, ${SIZE}x${SIZE} photos, ${loadConfig().inferenceThreads} inference threads, load ${(os.loadavg()[0] as number).toFixed(1)}`,
+);
 console.log('seconds: wall (cpu); ratio = first job / second job');
-console.log(['engine', 'mode', 'import', 'prepare', 'warm', 'first job', 'second job', 'ratio wall', 'ratio cpu'].join('\t'));
+console.log(
+  ['engine', 'mode', 'import', 'prepare', 'warm', 'first job', 'second job', 'ratio wall', 'ratio cpu'].join('\t'),
+);
 for (const o of operations) {
   for (const m of ['before', 'after'] as const) {
     const r = runChild(o, m);

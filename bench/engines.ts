@@ -6,26 +6,19 @@
  * Run: npm run bench:engines   (BENCH_ONLY=denoising,hdr-enhancement to pick engines)
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { OperationId } from '@ai-editor/core';
 import { loadConfig } from '../server/src/config.js';
 import { localEngineModule } from '../server/src/engines/registry.js';
 import type { Engine, EngineInput } from '../server/src/engines/types.js';
-import { inputFor } from './support/inputs.js';
+import { benchOperations, inputFor } from './support/inputs.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SOAK = Number(process.env.BENCH_SOAK_JOBS ?? 200);
-const only = process.env.BENCH_ONLY?.split(',');
 process.env.MODEL_CACHE_DIR ??= path.resolve(import.meta.dirname, '../data/models');
 const threads = loadConfig().inferenceThreads;
 
-const dir = path.resolve(import.meta.dirname, '../server/src/engines/local');
-const operations = fs
-  .readdirSync(dir)
-  .map((f) => f.replace(/\.ts$/, '') as OperationId)
-  .filter((op) => !only || only.includes(op))
-  .sort();
+const operations = benchOperations();
 
 const ctx = { threads, progress: () => {}, signal: new AbortController().signal };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;

@@ -1,9 +1,20 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { getOperation, type OperationId, parseParams } from '@ai-editor/core';
 import sharp from 'sharp';
 import type { EngineInput } from '../../server/src/engines/types.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../../fixtures');
+
+/** The operations with a local engine, sorted, or those of them named in BENCH_ONLY (comma-separated). */
+export function benchOperations(): OperationId[] {
+  const only = process.env.BENCH_ONLY?.split(',');
+  return fs
+    .readdirSync(path.resolve(import.meta.dirname, '../../server/src/engines/local'))
+    .map((f) => f.replace(/\.ts$/, '') as OperationId)
+    .filter((op) => !only || only.includes(op))
+    .sort();
+}
 
 /**
  * A bench job for a local engine: a real photo cropped to `size`x`size` (faces for the face tools, a scene for the

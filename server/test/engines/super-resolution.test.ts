@@ -66,7 +66,9 @@ describe('super-resolution engine (Real-ESRGAN general-x4v3)', () => {
     const { image } = await upscale(small, '2');
     const psnrOld = psnr(luma(old), luma(truth));
     const psnrNew = psnr(luma(image), luma(truth));
-    console.log(`astronaut x2: Y-PSNR against the truth, old path ${psnrOld.toFixed(2)} dB, new ${psnrNew.toFixed(2)} dB`);
+    console.log(
+      `astronaut x2: Y-PSNR against the truth, old path ${psnrOld.toFixed(2)} dB, new ${psnrNew.toFixed(2)} dB`,
+    );
     expect(psnrNew).toBeGreaterThanOrEqual(psnrOld - 0.3);
   }, 120_000);
 

@@ -291,7 +291,10 @@ function getSession(threads: number): Promise<ort.InferenceSession> {
  */
 export async function warmEsrgan(threads: number): Promise<void> {
   const size = 64;
-  await esrganUpscale({ data: Buffer.alloc(size * size * 3, 128), width: size, height: size, channels: 3 }, { threads });
+  await esrganUpscale(
+    { data: Buffer.alloc(size * size * 3, 128), width: size, height: size, channels: 3 },
+    { threads },
+  );
 }
 
 export async function releaseEsrgan(): Promise<void> {
