@@ -1,6 +1,7 @@
 import { processFitted } from '../shared/fit.js';
 import { decode, encodePng, type RawImage } from '../shared/image.js';
 import { loadOpenCv, type OpenCv, withMats } from '../shared/opencv.js';
+import { warmWithSmallJob } from '../shared/warm.js';
 import type { Engine } from '../types.js';
 
 /**
@@ -187,15 +188,7 @@ const cartoon: Engine = {
   },
 };
 
-/**
- * OpenCV.js compiles its WebAssembly on load (~0.6 s), and the first drawing grows its heap and compiles our code:
- * both done on a small gradient when the engine host starts, not in the first job.
- */
-cartoon.warm = async () => {
-  const size = 64;
-  const data = Buffer.alloc(size * size * 3);
-  for (let i = 0; i < data.length; i++) data[i] = (i * 7) % 256;
-  cartoonize(await loadOpenCv(), { data, width: size, height: size, channels: 3 }, () => {});
-};
+/** Loads OpenCV.js (it compiles its WebAssembly, ~0.6 s) and draws once, when the engine host starts. */
+cartoon.warm = ({ threads }) => warmWithSmallJob(cartoon, 'cartoonization', threads);
 
 export default cartoon;
