@@ -6,6 +6,7 @@
  * Run: npm run bench:engines   (BENCH_ONLY=denoising,hdr-enhancement to pick engines)
  */
 import { createHash } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import type { OperationId } from '@ai-editor/core';
 import { loadConfig } from '../server/src/config.js';
@@ -28,14 +29,19 @@ const engines = new Map<OperationId, Engine>();
 async function time(engine: Engine, input: EngineInput) {
   await engine.run(input, ctx); // warm: models loaded, caches filled
   const times: number[] = [];
+  const cpuTimes: number[] = [];
   let out: Buffer | undefined;
   for (let i = 0; i < RUNS; i++) {
     const t = performance.now();
+    const cpu = process.cpuUsage();
     out = (await engine.run(input, ctx)).images[0];
     times.push(performance.now() - t);
+    const used = process.cpuUsage(cpu);
+    cpuTimes.push((used.user + used.system) / 1000);
   }
   return {
     ms: median(times),
+    cpuMs: median(cpuTimes),
     hash: createHash('sha256')
       .update(out as Buffer)
       .digest('hex')
@@ -43,8 +49,11 @@ async function time(engine: Engine, input: EngineInput) {
   };
 }
 
-console.log(`local engines, ${threads} inference threads, warm median of ${RUNS} runs`);
-console.log(['engine', 'size', 'params', 'warm ms', 'RSS after', 'output sha256'].join('\t'));
+console.log(
+  `local engines, ${threads} inference threads, warm median of ${RUNS} runs, load ${(os.loadavg()[0] as number).toFixed(1)}`,
+);
+// CPU time (the process's user + system) beside wall time: on a shared machine the wall time follows the load.
+console.log(['engine', 'size', 'params', 'warm ms', 'cpu ms', 'RSS after', 'output sha256'].join('\t'));
 type Case = { op: OperationId; params?: Record<string, string> };
 const cases = operations.flatMap((op): Case[] =>
   op === 'super-resolution'
@@ -68,6 +77,7 @@ for (const { op, params } of cases) {
         `${size}x${size}`,
         JSON.stringify(params ?? {}),
         r.ms.toFixed(0),
+        r.cpuMs.toFixed(0),
         mb(process.memoryUsage().rss),
         r.hash,
       ].join('\t'),
