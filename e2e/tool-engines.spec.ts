@@ -51,7 +51,7 @@ const open = async (page: Page, route: string) => {
 function watchPosts(page: Page): () => boolean {
   let posted = false;
   page.on('request', (r) => {
-    if (r.method() === 'POST' && r.url().endsWith('/api/images')) posted = true;
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/images') posted = true;
   });
   return () => posted;
 }
@@ -125,7 +125,9 @@ test('a job that fails shows the toast and the error, and its result page shows 
   await open(page, '/features/super-resolution');
   await choosePhoto(page, photo);
   await page.getByLabel('Scale').selectOption('4');
-  const created = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/images'));
+  const created = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/images',
+  );
   await page.getByRole('button', { name: 'Process Image' }).click();
   const { id } = (await (await created).json()) as { id: number };
   const reason = /The result would be 4400x4400 pixels, larger than the 16\.8 megapixels this server can make/;
@@ -203,7 +205,9 @@ test('mask editor: paint, erase, undo and redo; the server stores a mask with ex
   await expect(redo).toBeDisabled();
   await undo.click();
 
-  const created = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/images'));
+  const created = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/images',
+  );
   await page.getByRole('button', { name: 'Process Image' }).click();
   expect((await created).status()).toBe(201);
 

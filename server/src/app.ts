@@ -138,6 +138,8 @@ function errorHandler(
   if (err instanceof AppError) appError = err;
   else if (err.code === 'FST_REQ_FILE_TOO_LARGE') appError = new AppError('FILE_TOO_LARGE');
   else if (err.code === 'FST_FILES_LIMIT') appError = new AppError('TOO_MANY_FILES');
+  else if (err.code === 'FST_PARTS_LIMIT' || err.code === 'FST_FIELDS_LIMIT')
+    appError = new AppError('BAD_REQUEST', { reason: 'Too many form fields' });
   else if (err.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
     appError = new AppError('BAD_REQUEST', { reason: 'Send the image as multipart/form-data' });
   else if (err.validation) appError = new AppError('BAD_REQUEST', { reason: err.message });
@@ -148,5 +150,7 @@ function errorHandler(
     request.log.error({ err }, 'request failed');
     appError = new AppError('INTERNAL');
   }
+  // Refused before the body was read (guest rules, limits): close the connection rather than take the rest in.
+  if (!request.raw.complete) reply.header('Connection', 'close');
   reply.code(appError.status).send(appError.toBody());
 }
