@@ -50,6 +50,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: config.trustProxy });
   const database = await openDatabase(config);
   const storage = selectStorage(config);
+  const swept = await storage.sweepPartial?.();
+  if (swept) app.log.warn({ files: swept }, 'removed partial files left by writes cut short');
   const registry = createEngineRegistry(config, {
     log: app.log,
     localOverrides: opts.localEngineOverrides,
@@ -82,7 +84,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   imageRoutes(app, { jobs, storage, limits: config, admission: auth.rules, beforeDownload: auth.rules.beforeDownload });
   sessionRoutes(app, auth);
   recommendationRoutes(app, { jobs, storage });
-  healthRoutes(app, { database, storage, queue, registry, pool });
+  healthRoutes(app, { database, storage, queue, registry, pool, storageMinFreeBytes: config.storageMinFreeBytes });
   clientConfigRoutes(app, config);
   contactRoutes(app, {
     limiter: limiters.contact,

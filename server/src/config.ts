@@ -26,6 +26,8 @@ export interface Config {
   /** A worker thread releases its models after this long without a job. */
   modelIdleMs: number;
   retentionHours: number;
+  /** `/api/health` reports storage with less free space than this as not ok (local storage). */
+  storageMinFreeBytes: number;
   sweepIntervalMs: number;
   sessionSecret?: string;
   /** Per-operation engine choice: 'local', 'replicate' or 'off'; unset means the default rule. */
@@ -99,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobTimeoutMs: int(env, 'JOB_TIMEOUT_MS', 5 * 60_000),
     modelIdleMs: int(env, 'MODEL_IDLE_MS', 10 * 60_000),
     retentionHours: int(env, 'RETENTION_HOURS', LIMITS.retentionHours),
+    storageMinFreeBytes: int(env, 'STORAGE_MIN_FREE_MB', 512) * 1024 * 1024,
     sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 10 * 60_000),
     sessionSecret: env.SESSION_SECRET || undefined,
     engineChoice,
