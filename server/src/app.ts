@@ -19,6 +19,7 @@ import { recommendationRoutes } from './routes/recommendations.js';
 import { errorSchema } from './routes/schemas.js';
 import { sessionRoutes } from './routes/session.js';
 import { webRoutes } from './routes/web.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { assertAuthConfig, setUpAuth } from './services/auth/index.js';
 import { JobService } from './services/jobs.js';
 import { sweepExpired } from './services/retention.js';
@@ -47,7 +48,18 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const { config } = opts;
   // Refuse to start on an unsafe sign-in configuration before opening anything.
   assertAuthConfig(config.auth);
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: config.trustProxy });
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy,
+    // A whole request (a 10 MB upload included) must arrive within this; a trickled body is cut off (408).
+    requestTimeout: config.requestTimeoutMs,
+    // Node checks the request timeout on this interval: keep it well under the timeout itself.
+    http: { connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(config.requestTimeoutMs / 4))) },
+    // A connection with nothing moving for this long is closed (idle keep-alive sockets included).
+    connectionTimeout: config.idleTimeoutMs,
+  });
+  await registerSecurityHeaders(app, config);
   const database = await openDatabase(config);
   const storage = selectStorage(config);
   const swept = await storage.sweepPartial?.();

@@ -129,7 +129,10 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
       async (request, reply) => {
         const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
         await deps.beforeDownload?.(request, row, download);
-        return sendFile(reply, row, row.resultKeys[Number(request.params.index)], download);
+        const index = Number(request.params.index);
+        // A finished job has all the results it will ever have: an index past them does not exist (not 'not yet').
+        if (!row.purgedAt && row.status !== 'pending' && !row.resultKeys[index]) throw new AppError('NOT_FOUND');
+        return sendFile(reply, row, row.resultKeys[index], download);
       },
     );
   }
