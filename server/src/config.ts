@@ -100,7 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || (auth.mode === 'emulator' ? '127.0.0.1' : '0.0.0.0'),
     hostExplicit: !!env.HOST,
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 60_000),
-    idleTimeoutMs: int(env, 'IDLE_TIMEOUT_MS', 30_000),
+    idleTimeoutMs: int(env, 'IDLE_TIMEOUT_MS', 120_000),
     dataDir,
     modelCacheDir: path.resolve(env.MODEL_CACHE_DIR ?? path.join(dataDir, 'models')),
     databaseUrl: env.DATABASE_URL || undefined,
