@@ -189,7 +189,8 @@ describe('HDR enhancement engine', () => {
     ['chelsea.png', false],
   ] as const) {
     it(`brings an underexposed ${name} to a normal exposure: brighter, more local contrast in the shadows than a plain gamma, no new clipping, same colours`, async () => {
-      const dark = darken(await fixturePixels(name));
+      const original = await fixturePixels(name);
+      const dark = darken(original);
       const { result, progress } = await enhance(dark);
       const { width: w, height: h } = dark;
       const yIn = luma(dark);
@@ -207,13 +208,16 @@ describe('HDR enhancement engine', () => {
       const lcAll = meanOf(localContrast(yOut, w, h));
       const lcAllGamma = meanOf(localContrast(luma(gamma), w, h));
       const shift = colourShift(dark, result);
+      // The photo before it was darkened is the normal exposure to come back to.
+      const back = { ours: psnr(result.data, original.data), gamma: psnr(gamma.data, original.data) };
       console.log(
-        `${name}: mean luma ${meanIn.toFixed(1)} -> ${meanOut.toFixed(1)} (x${(meanOut / meanIn).toFixed(2)}), darkest quarter local contrast ${lcIn.toFixed(2)} -> ${lcOut.toFixed(2)}, whole photo ${lcAll.toFixed(2)} (plain gamma ${lcAllGamma.toFixed(2)}), ` +
+        `${name}: PSNR against the photo before darkening ${back.ours.toFixed(1)} dB (plain gamma ${back.gamma.toFixed(1)} dB), mean luma ${meanIn.toFixed(1)} -> ${meanOut.toFixed(1)} (x${(meanOut / meanIn).toFixed(2)}), darkest quarter local contrast ${lcIn.toFixed(2)} -> ${lcOut.toFixed(2)}, whole photo ${lcAll.toFixed(2)} (plain gamma ${lcAllGamma.toFixed(2)}), ` +
           `clipped ${(100 * clippedShare(dark)).toFixed(2)}% -> ${(100 * clippedShare(result)).toFixed(2)}% (plain gain ${(100 * clippedShare(gain)).toFixed(2)}%), hue shift ${shift.hue.toFixed(2)} deg, saturation shift ${shift.saturation.toFixed(3)}`,
       );
       expect(meanOut).toBeGreaterThan(1.5 * meanIn);
       expect(lcOut).toBeGreaterThan(1.5 * lcIn);
       expect(lcAll).toBeGreaterThan(1.2 * lcAllGamma);
+      expect(back.ours).toBeGreaterThan(back.gamma);
       // No new clipping, where an exposure gain to the same brightness would blow highlights.
       expect(clippedShare(result)).toBeLessThanOrEqual(clippedShare(dark));
       if (whites) expect(clippedShare(gain)).toBeGreaterThan(clippedShare(dark) + 0.005);

@@ -54,6 +54,18 @@ async function tripodLines(clean: RawImage): Promise<Uint8Array> {
   return Uint8Array.from(band, (b, i) => (b > 127 && Math.abs((y[i] as number) - (med[i] as number)) >= 25 ? 1 : 0));
 }
 
+/** How many pixels `where` holds, and how many of them the repaired-areas mask covers. */
+function coverage(where: ArrayLike<number>, repaired: ArrayLike<number>): { pixels: number; repaired: number } {
+  let pixels = 0;
+  let covered = 0;
+  for (let i = 0; i < where.length; i++) {
+    if (!where[i]) continue;
+    pixels++;
+    if (repaired[i]) covered++;
+  }
+  return { pixels, repaired: covered };
+}
+
 /** Mean absolute difference from a 7x7 median over the given pixels: how much thin lines stand out there. */
 async function lineContrast(img: RawImage, where: Uint8Array): Promise<number> {
   const y = Buffer.from(luma(img).map(Math.round));
@@ -88,14 +100,8 @@ describe('photo-restoration engine', () => {
     expect(after.ssim).toBeGreaterThan(median.ssim + 0.05);
 
     // The repaired-areas mask covers most of the drawn scratches, and little else.
-    let drawn = 0;
-    let found = 0;
-    let marked = 0;
-    for (let i = 0; i < scratches.length; i++) {
-      if (scratches[i]) drawn++;
-      if (scratches[i] && repaired[i]) found++;
-      if (repaired[i]) marked++;
-    }
+    const { pixels: drawn, repaired: found } = coverage(scratches, repaired);
+    const marked = coverage(new Uint8Array(repaired.length).fill(1), repaired).repaired;
     console.log(
       `scratch pixels repaired: ${found} of ${drawn}; repaired share ${(marked / repaired.length).toFixed(3)}`,
     );
@@ -140,16 +146,8 @@ describe('photo-restoration engine', () => {
     }
     const legs = (await tripodLines(clean)).map((v, i) => (v && !damage[i] ? 1 : 0));
     const { restored, repaired } = await restore(damaged);
-    let legPixels = 0;
-    let legsRepaired = 0;
-    let scratchPixels = 0;
-    let scratchesRepaired = 0;
-    for (let i = 0; i < legs.length; i++) {
-      if (legs[i]) legPixels++;
-      if (legs[i] && repaired[i]) legsRepaired++;
-      if (scratches[i]) scratchPixels++;
-      if (scratches[i] && repaired[i]) scratchesRepaired++;
-    }
+    const { pixels: legPixels, repaired: legsRepaired } = coverage(legs, repaired);
+    const { pixels: scratchPixels, repaired: scratchesRepaired } = coverage(scratches, repaired);
     const contrast = { clean: await lineContrast(clean, legs), restored: await lineContrast(restored, legs) };
     const onScratches = {
       before: psnr(damaged.data, clean.data, 3, scratches),
