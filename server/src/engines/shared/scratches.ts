@@ -5,7 +5,9 @@
  * cracks) than what surrounds them. A morphological top-hat finds every light or dark structure too narrow to hold
  * a STRUCTURE x STRUCTURE square (Y - opening(Y), closing(Y) - Y); hysteresis keeps strong marks with their fainter
  * edges; then each connected mark is judged by its shape: small compact specks are dust, long thin marks are
- * scratches, and anything else (hair, foliage, text: wide networks of texture) is left alone.
+ * scratches, and anything else (hair, foliage, text: wide networks of texture) is left alone. A long thin mark is
+ * still a real object, not a scratch, when a line of the other polarity runs beside it (a lit rod: tripod legs,
+ * poles) or when it keeps the colour of what it lies on (a scratch shows bare paper or film).
  */
 
 export interface DefectOptions {
@@ -230,6 +232,14 @@ export function lineOpen<T extends Float32Array | Uint8Array>(
   return cur;
 }
 
+/** About 200 evenly spread pixels of a mark: enough to judge it, whatever its length. */
+function samplePoints(pixels: number[]): number[] {
+  const step = Math.max(1, Math.floor(pixels.length / 200));
+  const out: number[] = [];
+  for (let i = 0; i < pixels.length; i += step) out.push(pixels[i] as number);
+  return out;
+}
+
 /**
  * A scratch lies across one surface: the photo is about the same on its two sides. A highlight or shadow along an
  * object's edge (a rim, a fold, a stripe's border) has different things on each side. True when, at enough points
@@ -246,15 +256,12 @@ function sameOnBothSides(
 ): boolean {
   const nx = -Math.sin(angle) * offset;
   const ny = Math.cos(angle) * offset;
-  const step = Math.max(1, Math.floor(pixels.length / 200));
-  const own: number[] = [];
-  for (let i = 0; i < pixels.length; i += step) own.push(contrast[pixels[i] as number] as number);
-  own.sort((a, b) => a - b);
+  const points = samplePoints(pixels);
+  const own = points.map((p) => contrast[p] as number).sort((a, b) => a - b);
   const bar = 0.5 * (own[own.length >> 1] as number);
   let same = 0;
   let n = 0;
-  for (let i = 0; i < pixels.length; i += step) {
-    const p = pixels[i] as number;
+  for (const p of points) {
     const px = p % w;
     const py = (p - px) / w;
     const ax = Math.round(px + nx);
@@ -287,13 +294,11 @@ function companionShare(
 ): number {
   const nx = -Math.sin(angle);
   const ny = Math.cos(angle);
-  const step = Math.max(1, Math.floor(pixels.length / 200));
   const span = 2 * reach + 1;
   // Per sampled point: the other polarity's response at each distance across (-reach..reach), and the mark's own.
   const across: Float32Array[] = [];
   const strengths: number[] = [];
-  for (let i = 0; i < pixels.length; i += step) {
-    const p = pixels[i] as number;
+  for (const p of samplePoints(pixels)) {
     const px = p % w;
     const py = (p - px) / w;
     const row = new Float32Array(span);
@@ -337,11 +342,8 @@ function keepsColour(
 ): boolean {
   const nx = -Math.sin(angle) * offset;
   const ny = Math.cos(angle) * offset;
-  const step = Math.max(1, Math.floor(pixels.length / 200));
   // The mark's core (its more contrasted half): its soft edges blend with the colour beside it.
-  const sampled: number[] = [];
-  for (let i = 0; i < pixels.length; i += step) sampled.push(pixels[i] as number);
-  sampled.sort((a, b) => (contrast[b] as number) - (contrast[a] as number));
+  const sampled = samplePoints(pixels).sort((a, b) => (contrast[b] as number) - (contrast[a] as number));
   const own = sampled.slice(0, Math.max(1, sampled.length >> 1)).map((p) => saturation[p] as number);
   const beside: number[] = [];
   for (const p of sampled) {
