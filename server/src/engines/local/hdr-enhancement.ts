@@ -6,8 +6,8 @@ import type { Engine } from '../types.js';
 /**
  * Exposure correction with local tone mapping, classical and model-free.
  * 1. Exposure estimation: the log-average luminance (the "key", Reinhard et al. 2002) says how under-exposed the
- *    photo is; a photo at or above middle grey's key is left almost alone, one a stop or more below gets the full
- *    correction (the strength slider scales it).
+ *    photo is; a photo at a daylight key is left almost alone, one a stop or more below gets the full correction
+ *    (the strength slider scales it).
  * 2. Base/detail split (Durand & Dorsey 2002): log luminance is split by an edge-preserving smoother (the guided
  *    filter of He et al. 2010) into a base layer (the lighting) and a detail layer (texture).
  * 3. The base gets an exposure gain (its bright end goes towards white) and an adaptive gamma that brings the key to
@@ -17,8 +17,11 @@ import type { Engine } from '../types.js';
  *    a soft shoulder rolls the brightest channel off below 255, so no pixel that was not clipped becomes clipped.
  */
 
-/** Key (log-average luminance, 0-1 code values) of a normally exposed photo: below it the photo is lifted. */
-const KEY_OK = 0.18;
+/**
+ * Key (log-average luminance, 0-1 code values) from which a photo counts as normally exposed and is left alone;
+ * below it the lift eases in. Daylight photos sit at 0.22-0.45; a dusk scene (rocket.jpg, 0.19) gets a mild lift.
+ */
+const KEY_OK = 0.25;
 /** Key the correction aims at. */
 const TARGET_KEY = 0.24;
 /** Where the bright end of the base goes at most (below the shoulder, so highlights keep their shape). */
