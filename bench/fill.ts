@@ -4,7 +4,8 @@
  * PATH; nothing is installed) and OpenCV's cv.inpaint (Telea), and prints per case and the mean: PSNR inside the
  * hole, texture ratio (mean Sobel gradient magnitude of the luma inside the hole, fill over truth) and time. Then
  * the engine's warm time at 1024x1024 with 5 % and 20 % masks.
- * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=name,name)
+ * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
+ * BENCH_FILL_SKIP=gmic,telea,speed leaves those out)
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,6 +23,7 @@ import { blobMask, buildFillCase, FILL_CASES } from './support/fill-cases.js';
 
 const outDir = process.env.BENCH_FILL_OUT;
 const only = process.env.BENCH_FILL_ONLY?.split(',');
+const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-fill-'));
 const hasGmic = (() => {
@@ -91,11 +93,13 @@ async function writeCrop(name: string, img: RawImage, hole: RawImage): Promise<v
     .toFile(path.join(outDir, `${name}.png`));
 }
 
-const methods: [Method, Fill][] = [
-  ['ours', ours],
-  ...(hasGmic ? [['gmic', gmic] as [Method, Fill]] : []),
-  ['telea', telea],
-];
+const methods = (
+  [
+    ['ours', ours],
+    ['gmic', gmic],
+    ['telea', telea],
+  ] as [Method, Fill][]
+).filter(([m]) => !skip.includes(m) && (m !== 'gmic' || hasGmic));
 
 async function main() {
   cv = await loadOpenCv();
@@ -134,16 +138,22 @@ async function main() {
     count++;
     console.log(`${pad(c.name, 15)} ${pad(c.ground, 13)} ${num(holePx, 7, 0)} | ${cells.join(' | ')}`);
   }
-  const means = methods.map(([m]) => {
-    const s = sums.get(m) as { db: number; tex: number; ms: number };
-    return `${pad('', 5)} ${num(s.db / count, 5, 2)} ${num(s.tex / count, 4, 2)} ${num(s.ms / count, 5, 0)}`;
-  });
-  console.log(`${pad('mean', 37)} | ${means.join(' | ')}`);
-  console.log(
-    `${pad('lowest texture ratio', 37)} | ${methods.map(([m]) => `${pad('', 11)} ${num((sums.get(m) as { minTex: number }).minTex, 4, 2)}      `).join(' | ')}`,
-  );
+  if (count > 0) {
+    const means = methods.map(([m]) => {
+      const s = sums.get(m) as { db: number; tex: number; ms: number };
+      return `${pad('', 5)} ${num(s.db / count, 5, 2)} ${num(s.tex / count, 4, 2)} ${num(s.ms / count, 5, 0)}`;
+    });
+    console.log(`${pad('mean', 37)} | ${means.join(' | ')}`);
+    console.log(
+      `${pad('lowest texture ratio', 37)} | ${methods.map(([m]) => `${pad('', 11)} ${num((sums.get(m) as { minTex: number }).minTex, 4, 2)}      `).join(' | ')}`,
+    );
+  }
+  if (!skip.includes('speed')) await speed();
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
 
-  // Speed at 1024x1024: a round blob covering 5 % and 20 % of a wood-and-saucer photo.
+/** Warm time at 1024x1024: a round blob covering 5 % and 20 % of a wood-and-saucer photo. */
+async function speed() {
   const big = await fixturePixels('coffee.png', { width: 1024, height: 1024 });
   for (const share of [0.05, 0.2]) {
     const r = Math.sqrt((share * 1024 * 1024) / Math.PI);
@@ -161,7 +171,6 @@ async function main() {
       `1024x1024, mask ${(covered * 100).toFixed(1)} %: ours warm ${(times[0] as number).toFixed(0)} ms best, ${(times[times.length - 1] as number).toFixed(0)} ms worst of ${RUNS}`,
     );
   }
-  fs.rmSync(tmp, { recursive: true, force: true });
 }
 
 await main();
