@@ -11,15 +11,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { getOperation, parseParams } from '@ai-editor/core';
 import sharp from 'sharp';
 import engine from '../server/src/engines/local/object-removal.js';
 import { cropRaw, maskBox, padBox } from '../server/src/engines/shared/fit.js';
 import type { RawImage } from '../server/src/engines/shared/image.js';
-import { loadOpenCv, type OpenCv, withMats } from '../server/src/engines/shared/opencv.js';
-import { fixturePixels, fromPng, recordingContext, toPng } from '../server/test/support/engine-ctx.js';
-import { gradientMagnitude, luma, psnr } from '../server/test/support/metrics.js';
-import { blobMask, buildFillCase, FILL_CASES } from './support/fill-cases.js';
+import { fixturePixels, toPng } from '../server/test/support/engine-ctx.js';
+import { blobMask, buildFillCase, engineFill, FILL_CASES, scoreFill, teleaFill } from './support/fill-cases.js';
 
 const outDir = process.env.BENCH_FILL_OUT;
 const only = process.env.BENCH_FILL_ONLY?.split(',');
@@ -38,11 +35,8 @@ const hasGmic = (() => {
 type Method = 'ours' | 'gmic' | 'telea';
 type Fill = (photo: RawImage, hole: RawImage) => Promise<RawImage>;
 
-async function ours(photo: RawImage, hole: RawImage): Promise<RawImage> {
-  const { ctx } = recordingContext();
-  const params = parseParams(getOperation('object-removal'), {});
-  const input = { operation: 'object-removal' as const, image: await toPng(photo), mask: await toPng(hole), params };
-  return fromPng((await engine.run(input, ctx)).images[0] as Buffer);
+function ours(photo: RawImage, hole: RawImage): Promise<RawImage> {
+  return engineFill(engine, photo, hole);
 }
 
 /** G'MIC's multi-scale patch-based inpainting with its defaults, run as the command-line tool (startup included). */
@@ -57,29 +51,6 @@ async function gmic(photo: RawImage, hole: RawImage): Promise<RawImage> {
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: 3 };
-}
-
-let cv: OpenCv;
-async function telea(photo: RawImage, hole: RawImage): Promise<RawImage> {
-  return withMats((track) => {
-    const src = track(cv.matFromArray(photo.height, photo.width, cv.CV_8UC3, photo.data));
-    const m = track(cv.matFromArray(hole.height, hole.width, cv.CV_8UC1, hole.data));
-    const dst = track(new cv.Mat());
-    cv.inpaint(src, m, dst, 5, cv.INPAINT_TELEA);
-    return { ...photo, data: Buffer.from(dst.data) };
-  });
-}
-
-function textureIn(img: RawImage, hole: RawImage): number {
-  const g = gradientMagnitude(luma(img), img.width, img.height);
-  let s = 0;
-  let n = 0;
-  for (let i = 0; i < g.length; i++) {
-    if (!hole.data[i]) continue;
-    s += g[i] as number;
-    n++;
-  }
-  return s / n;
 }
 
 async function writeCrop(name: string, img: RawImage, hole: RawImage): Promise<void> {
@@ -97,12 +68,11 @@ const methods = (
   [
     ['ours', ours],
     ['gmic', gmic],
-    ['telea', telea],
+    ['telea', teleaFill],
   ] as [Method, Fill][]
 ).filter(([m]) => !skip.includes(m) && (m !== 'gmic' || hasGmic));
 
 async function main() {
-  cv = await loadOpenCv();
   console.log(
     `Fill bench: ${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(1)}; gmic ${hasGmic ? 'found' : 'not installed'}`,
   );
@@ -120,7 +90,6 @@ async function main() {
     if (only && !only.includes(spec.name)) continue;
     const c = await buildFillCase(spec, i);
     const holePx = c.hole.data.reduce((s, v) => s + (v ? 1 : 0), 0);
-    const truthTex = textureIn(c.truth, c.hole);
     await writeCrop(`${c.name}-0-truth`, c.truth, c.hole);
     await writeCrop(`${c.name}-1-object`, c.photoWithObject, c.hole);
     const cells: string[] = [];
@@ -128,8 +97,7 @@ async function main() {
       const t = performance.now();
       const out = await fill(c.photoWithObject, c.hole);
       const ms = performance.now() - t;
-      const db = psnr(out.data, c.truth.data, 3, c.hole.data);
-      const tex = textureIn(out, c.hole) / truthTex;
+      const { db, texture: tex } = scoreFill(c, out);
       const s = sums.get(m) ?? { db: 0, tex: 0, ms: 0, minTex: Number.POSITIVE_INFINITY };
       sums.set(m, { db: s.db + db, tex: s.tex + tex, ms: s.ms + ms, minTex: Math.min(s.minTex, tex) });
       cells.push(`${pad('', 5)} ${num(db, 5, 1)} ${num(tex, 4, 2)} ${num(ms, 5, 0)}`);

@@ -7,7 +7,10 @@
  */
 import { dilateMask } from '../../server/src/engines/shared/fit.js';
 import type { RawImage } from '../../server/src/engines/shared/image.js';
-import { fixturePixels } from '../../server/test/support/engine-ctx.js';
+import { loadOpenCv, withMats } from '../../server/src/engines/shared/opencv.js';
+import type { Engine } from '../../server/src/engines/types.js';
+import { fixturePixels, fromPng, recordingContext, toPng } from '../../server/test/support/engine-ctx.js';
+import { gradientMagnitude, luma, psnr } from '../../server/test/support/metrics.js';
 
 export interface FillCaseSpec {
   name: string;
@@ -93,4 +96,75 @@ export async function buildFillCase(spec: FillCaseSpec, index: number): Promise<
     }
   }
   return { ...spec, truth, photoWithObject: { ...truth, data }, hole: dilateMask(object, HOLE_GROWTH) };
+}
+
+/** Mean Sobel gradient magnitude of the luma inside the hole: how much texture there is. */
+export function textureIn(img: RawImage, hole: RawImage): number {
+  const g = gradientMagnitude(luma(img), img.width, img.height);
+  let s = 0;
+  let n = 0;
+  for (let i = 0; i < g.length; i++) {
+    if (!hole.data[i]) continue;
+    s += g[i] as number;
+    n++;
+  }
+  return s / n;
+}
+
+/** OpenCV's cv.inpaint (Telea, radius 5) of an RGB photo: the plain diffusion baseline. */
+export async function teleaFill(photo: RawImage, hole: RawImage): Promise<RawImage> {
+  const cv = await loadOpenCv();
+  return withMats((track) => {
+    const src = track(cv.matFromArray(photo.height, photo.width, cv.CV_8UC3, photo.data));
+    const m = track(cv.matFromArray(hole.height, hole.width, cv.CV_8UC1, hole.data));
+    const dst = track(new cv.Mat());
+    cv.inpaint(src, m, dst, 5, cv.INPAINT_TELEA);
+    return { ...photo, data: Buffer.from(dst.data) };
+  });
+}
+
+/** A fill engine (object removal or inpainting) run as the app runs it, PNG in and out. */
+export async function engineFill(engine: Engine, photo: RawImage, hole: RawImage): Promise<RawImage> {
+  const { ctx } = recordingContext();
+  const input = {
+    operation: 'object-removal' as const,
+    image: await toPng(photo),
+    mask: await toPng(hole),
+    params: {},
+  };
+  return fromPng((await engine.run(input, ctx)).images[0] as Buffer);
+}
+
+/** The case of that name, built. */
+export function namedFillCase(name: string): Promise<FillCase> {
+  const i = FILL_CASES.findIndex((c) => c.name === name);
+  if (i < 0) throw new Error(`No fill case ${name}`);
+  return buildFillCase(FILL_CASES[i] as FillCaseSpec, i);
+}
+
+/** PSNR inside the hole and texture ratio (fill over truth) of a fill of a case. */
+export function scoreFill(c: FillCase, fill: RawImage) {
+  return {
+    db: psnr(fill.data, c.truth.data, 3, c.hole.data),
+    texture: textureIn(fill, c.hole) / textureIn(c.truth, c.hole),
+  };
+}
+
+/**
+ * How much of a bright line crossing the hole the fill keeps: the fill's luma on the line's true pixels minus its
+ * luma on the rest of the hole, over the same for the truth (1 = continued at full contrast, 0 = smoothed away).
+ */
+export function lineKept(c: FillCase, fill: RawImage, threshold: number): number {
+  const truth = luma(c.truth);
+  const ours = luma(fill);
+  const sums = { on: [0, 0, 0], off: [0, 0, 0] };
+  for (let i = 0; i < truth.length; i++) {
+    if (!c.hole.data[i]) continue;
+    const side = (truth[i] as number) > threshold ? sums.on : sums.off;
+    side[0] = (side[0] as number) + (truth[i] as number);
+    side[1] = (side[1] as number) + (ours[i] as number);
+    side[2] = (side[2] as number) + 1;
+  }
+  const mean = (s: number[], k: number) => (s[k] as number) / (s[2] as number);
+  return (mean(sums.on, 1) - mean(sums.off, 1)) / (mean(sums.on, 0) - mean(sums.off, 0));
 }
