@@ -2,6 +2,7 @@ import { AppError } from '@ai-editor/core';
 import { dilateMask, processMaskedRegion } from '../shared/fit.js';
 import { decode, decodeMask, encodePng } from '../shared/image.js';
 import { inpaint } from '../shared/inpaint.js';
+import { warmWithSmallJob } from '../shared/warm.js';
 import type { Engine } from '../types.js';
 
 export interface FillEngineOptions {
@@ -75,4 +76,6 @@ export function createFillEngine(opts: FillEngineOptions): Engine {
 }
 
 /** Object removal: the mask grows a little more, so soft edges and halos around the object go with it. */
-export default createFillEngine({ name: 'Object removal', dilation: 0.004, minDilation: 3 });
+const objectRemoval = createFillEngine({ name: 'Object removal', dilation: 0.004, minDilation: 3 });
+objectRemoval.warm = ({ threads }) => warmWithSmallJob(objectRemoval, 'object-removal', threads);
+export default objectRemoval;
