@@ -17,14 +17,17 @@ import { toast } from '@/components/ui/use-toast';
 import { UsageNotice } from '@/features/auth/UsageNotice';
 import { takeCarriedPhoto } from '@/features/editor/carry';
 import { useServerConfig } from '@/lib/server';
+import { BatchPanel } from './BatchPanel';
 import { JobProgress } from './JobProgress';
 import { fetchJob, type ImageJob, jobKey, submitJob, ToolError } from './jobs';
 import { MaskEditor, type MaskEditorHandle } from './MaskEditor';
+import { PageFileTarget } from './PageFileTarget';
 import { ParamControls } from './ParamControls';
 import { RecommendationCard } from './RecommendationCard';
 import { ResultCard } from './ResultCard';
 import { UploadArea, useObjectUrl } from './UploadArea';
 import { useAccess } from './useAccess';
+import { usePhotoIntake } from './usePhotoIntake';
 import { checkImageFile, checkParams } from './validate';
 
 /** The server's words for a missing mask (server/src/services/uploads.ts), said before anything is sent. */
@@ -57,6 +60,7 @@ export function ToolWorkspace({ op }: { op: Operation }) {
   const [submitting, setSubmitting] = useState(false);
   const [jobId, setJobId] = useState<number | null>(null);
   const maskRef = useRef<MaskEditorHandle>(null);
+  const intake = usePhotoIntake(op, setFile, maxBytes);
   const localBefore = useObjectUrl(file);
   const progressRef = useRef<HTMLDivElement>(null);
   const resultRef = useRef<HTMLDivElement>(null);
@@ -136,9 +140,13 @@ export function ToolWorkspace({ op }: { op: Operation }) {
 
   const completed = job?.status === 'completed' && job.processedUrl ? job : undefined;
   const needsPhoto = op.input !== 'prompt';
+  if (intake.batch) {
+    return <BatchPanel op={op} files={intake.batch} params={params} maxBytes={maxBytes} onExit={intake.exitBatch} />;
+  }
 
   return (
     <div className="space-y-6" data-testid="tool-workspace">
+      <PageFileTarget onFiles={intake.take} disabled={busy || !needsPhoto} />
       <Card>
         <CardHeader>
           <CardTitle as="h2">{needsPhoto ? 'Your photo' : 'Describe your image'}</CardTitle>
@@ -158,6 +166,7 @@ export function ToolWorkspace({ op }: { op: Operation }) {
                   disabled={busy}
                   maxBytes={maxBytes}
                   hidePreview={Boolean(op.mask)}
+                  onFiles={intake.canBatch ? intake.take : undefined}
                 />
               </div>
               {op.input === 'two-photos' && (
