@@ -222,17 +222,12 @@ function BatchTile({
       data-testid="batch-item"
       data-state={result ? 'done' : failed ? 'failed' : item.jobId ? 'running' : 'waiting'}
     >
-      <div
-        className={cn(
-          'flex aspect-square items-center justify-center overflow-hidden rounded-md',
-          result && CHECKERBOARD,
-        )}
-      >
+      <div className="flex aspect-square items-center justify-center overflow-hidden rounded-md bg-muted/40">
         {/* Never stretched: a small photo stays its own size in the middle of its tile. */}
         <img
           src={result ?? before}
           alt={result ? `${op.name} result for ${item.file.name}` : item.file.name}
-          className="max-h-full max-w-full object-contain"
+          className={cn('max-h-full max-w-full object-contain', result && CHECKERBOARD)}
         />
       </div>
       <p className="truncate text-xs text-muted-foreground" title={item.file.name}>
