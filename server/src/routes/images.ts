@@ -1,4 +1,4 @@
-import { AppError, getOperation, isOperationId, type OperationId, parseParams } from '@ai-editor/core';
+import { AppError, checkOutputSize, getOperation, isOperationId, type OperationId, parseParams } from '@ai-editor/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
@@ -74,6 +74,7 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
       jobs.assertAvailable(operation);
       const checked = await checkFiles(op, files, limits);
       const params = parseParams(op, rest);
+      checkOutputSize(operation, params, checked.file, limits.maxOutputPixels);
       const admitted = await deps.admission?.admit(request, operation);
       let row: ImageRow;
       try {
