@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import sharp from 'sharp';
 import { emulatorAnswers } from '../server/test/support/emulator-accounts';
 import { signIn } from './auth-support';
 import { type RunningServer, startServer } from './server';
-import { dropFiles, fixture, resizedPhoto, skipTutorials, toast } from './tool-support';
+import { dropFiles, fixture, resizedPhoto, seriousViolations, skipTutorials, toast } from './tool-support';
 
 /**
  * Input comfort, looking at results, no dead ends and batches, against a server of its own: three uses of each
@@ -48,14 +47,6 @@ interface Health {
   engines: { operation: string; name?: string; available: boolean }[];
 }
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.waitForTimeout(500);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 /** A finished pencil-sketch job made through the API with the page's own session (so the page may see it). */
 async function sketchJob(page: Page, photo: string): Promise<number> {
   const res = await page.request.post('/api/images', {
@@ -77,6 +68,17 @@ async function sketchJob(page: Page, photo: string): Promise<number> {
 
 const pngBytes = (file: string) => fs.readFileSync(file);
 
+const DAILY_LIMIT = "You've reached your daily limit for this feature. Please try again tomorrow.";
+
+/** A new signed-in user chooses these photos on the pencil sketch page (a fast, classical engine). */
+async function openBatch(page: Page, photos: string[]) {
+  await skipTutorials(page);
+  await signIn(page);
+  await page.goto('/features/pencil-sketch');
+  await page.getByLabel('Photo', { exact: true }).setInputFiles(photos);
+  return page.getByTestId('batch-panel');
+}
+
 test('a photo pasted from the clipboard becomes the photo', async ({ page }) => {
   await skipTutorials(page);
   await page.goto('/features/face-enhancement');
@@ -95,6 +97,7 @@ test('a photo pasted from the clipboard becomes the photo', async ({ page }) => 
 test('a photo dropped anywhere on a tool page becomes the photo, with a page-wide overlay while dragging', async ({
   page,
 }) => {
+  test.setTimeout(150_000);
   await skipTutorials(page);
   await page.goto('/features/face-enhancement');
   const heading = page.getByRole('heading', { level: 1 });
@@ -110,7 +113,7 @@ test('a photo dropped anywhere on a tool page becomes the photo, with a page-wid
   await expect(page.getByTestId('page-drop-overlay')).toHaveCount(0);
   await expect(page.getByTestId('chosen-file')).toContainText('dropped.png');
   await expect(page.getByRole('img', { name: 'Chosen photo' })).toBeVisible();
-  // Two photos on a tool that takes one at a time (face enhancement takes several; face swap's first photo not).
+  // Two photos on a tool that takes one at a time: a mask is painted on one photo.
   await page.goto('/features/object-removal');
   await dropFiles(page.getByRole('heading', { level: 1 }), [
     { name: 'a.png', type: 'image/png', bytes: pngBytes(fixture('coffee.png')) },
@@ -184,12 +187,10 @@ test('an unavailable tool is never offered as available: landing, /ai-apps, its 
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('a batch of three: one progress grid, three downloads and a zip of three PNGs; a fourth photo is refused', async ({
+test('a batch of three: one progress grid, three downloads and a zip of three PNGs; then the day is used up', async ({
   page,
 }, info) => {
   test.setTimeout(300_000);
-  await skipTutorials(page);
-  await signIn(page);
   const photos = await Promise.all(
     [
       ['astronaut.png', 320, 320],
@@ -197,9 +198,7 @@ test('a batch of three: one progress grid, three downloads and a zip of three PN
       ['chelsea.png', 280, 210],
     ].map(([name, w, h]) => resizedPhoto(name as string, w as number, h as number, info.outputPath('photos'))),
   );
-  await page.goto('/features/pencil-sketch');
-  await page.getByLabel('Photo', { exact: true }).setInputFiles(photos);
-  const panel = page.getByTestId('batch-panel');
+  const panel = await openBatch(page, photos);
   await expect(panel.getByRole('heading', { name: 'Your photos (3)' })).toBeVisible();
   await expect(panel.getByTestId('batch-item')).toHaveCount(3);
   await panel.getByRole('button', { name: 'Process 3 images' }).click();
@@ -246,9 +245,7 @@ test('a batch of three: one progress grid, three downloads and a zip of three PN
   await panel.getByRole('button', { name: 'Start over' }).click();
   await page.getByLabel('Photo', { exact: true }).setInputFiles(photos.slice(0, 2));
   await page.getByRole('button', { name: 'Process 2 images' }).click();
-  await expect(
-    toast(page, 'Daily Limit Reached', "You've reached your daily limit for this feature. Please try again tomorrow."),
-  ).toBeVisible();
+  await expect(toast(page, 'Daily Limit Reached', DAILY_LIMIT)).toBeVisible();
   expect(posted).toBe(0);
 });
 
@@ -256,20 +253,14 @@ test('a batch larger than what is left today: the photos beyond are refused with
   page,
 }, info) => {
   test.setTimeout(300_000);
-  await skipTutorials(page);
-  await signIn(page);
   const photos = await Promise.all(
     [20, 21, 22, 23].map((w) => resizedPhoto('coffee.png', w * 10, 200, info.outputPath('photos'))),
   );
-  await page.goto('/features/pencil-sketch');
-  await page.getByLabel('Photo', { exact: true }).setInputFiles(photos);
-  const panel = page.getByTestId('batch-panel');
+  const panel = await openBatch(page, photos);
   await panel.getByRole('button', { name: 'Process 4 images' }).click();
-  await expect(
-    toast(page, 'Daily Limit Reached', "You've reached your daily limit for this feature. Please try again tomorrow."),
-  ).toBeVisible();
+  await expect(toast(page, 'Daily Limit Reached', DAILY_LIMIT)).toBeVisible();
   await expect(panel.getByTestId('batch-summary')).toHaveText(`${USES} of 4 done.`, { timeout: 200_000 });
-  await expect(panel.getByTestId('batch-item').nth(3)).toContainText("You've reached your daily limit");
+  await expect(panel.getByTestId('batch-item').nth(3)).toContainText(DAILY_LIMIT);
 });
 
 test('the result page: compare slider moved with the keyboard, focus ring, no upscaling, zoomable full view', async ({
@@ -311,11 +302,17 @@ test('the result page: compare slider moved with the keyboard, focus ring, no up
   await expect(zoom).toHaveText('100%');
   await expect(viewer.getByRole('region', { name: 'Zoomable image' })).toBeFocused();
   const percent = async () => Number.parseInt((await zoom.textContent()) ?? '', 10);
-  /** Presses a key and waits for the zoom it brings (each press animates briefly). */
+  /** Presses a key and waits for the zoom it brings to settle (each press animates briefly). */
   const press = async (key: string, expectZoom: (now: number, was: number) => boolean) => {
     const was = await percent();
     await page.keyboard.press(key);
-    await expect.poll(async () => expectZoom(await percent(), was)).toBe(true);
+    await expect
+      .poll(async () => {
+        const now = await percent();
+        await page.waitForTimeout(200);
+        return now === (await percent()) && expectZoom(now, was);
+      })
+      .toBe(true);
   };
   await press('+', (now, was) => now > was);
   await press('+', (now, was) => now > was);
@@ -337,4 +334,27 @@ test('the result page: compare slider moved with the keyboard, focus ring, no up
   }
   await page.keyboard.press('Escape');
   await expect(viewer).toHaveCount(0);
+});
+
+test('the output-size limit is checked in the page before anything is sent, with the server rule', async ({
+  page,
+}, info) => {
+  await skipTutorials(page);
+  // Under the 40 MP input limit, but 2x face enhancement would make 12600x12600 (158 MP).
+  const big = info.outputPath('big.png');
+  await sharp({ create: { width: 6300, height: 6300, channels: 3, background: '#808080' } })
+    .png()
+    .toFile(big);
+  let posted = false;
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith('/api/images')) posted = true;
+  });
+  await page.goto('/features/face-enhancement');
+  await page.getByLabel('Photo', { exact: true }).setInputFiles(big);
+  await page.getByLabel('Output size').selectOption('2');
+  await page.getByRole('button', { name: 'Process Image' }).click();
+  await expect(
+    toast(page, 'Error', /The result would be 12600x12600 pixels, larger than the 40 megapixels this server can make/),
+  ).toBeVisible();
+  expect(posted).toBe(false);
 });

@@ -15,7 +15,8 @@ import { CHECKERBOARD } from './ResultCard';
 import { useObjectUrl } from './UploadArea';
 import { useAccess } from './useAccess';
 import { useDownload } from './useDownload';
-import { checkImageFile, checkParams } from './validate';
+import { useLimits } from './useLimits';
+import { checkImageFile, checkOutput, checkParams } from './validate';
 
 /** One photo of the batch: before it is sent, refused (with the message), or its job. */
 interface Item {
@@ -37,18 +38,17 @@ export function BatchPanel({
   op,
   files,
   params: initialParams,
-  maxBytes,
   onExit,
 }: {
   op: Operation;
   files: File[];
   params: Params;
-  maxBytes?: number;
   /** Back to one photo. */
   onExit(): void;
 }) {
   const queryClient = useQueryClient();
   const access = useAccess(op.id);
+  const { maxBytes, maxOutputPixels } = useLimits();
   const [params, setParams] = useState(initialParams);
   // Photos the browser can already refuse (type, size) are marked at once and never sent.
   const [items, setItems] = useState<Item[]>(() =>
@@ -106,6 +106,7 @@ export function BatchPanel({
         continue;
       }
       try {
+        await checkOutput(op, checked, item.file, maxOutputPixels);
         const created = await submitJob(op, { file: item.file, params: checked });
         queryClient.setQueryData(jobKey(created.id), created);
         setItem(index, { jobId: created.id });

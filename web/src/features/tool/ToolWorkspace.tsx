@@ -27,8 +27,9 @@ import { RecommendationCard } from './RecommendationCard';
 import { ResultCard } from './ResultCard';
 import { UploadArea, useObjectUrl } from './UploadArea';
 import { useAccess } from './useAccess';
+import { useLimits } from './useLimits';
 import { usePhotoIntake } from './usePhotoIntake';
-import { checkImageFile, checkParams } from './validate';
+import { checkImageFile, checkOutput, checkParams } from './validate';
 
 /** The server's words for a missing mask (server/src/services/uploads.ts), said before anything is sent. */
 const MASK_MISSING = 'Please paint the area to change (the mask is missing)';
@@ -50,6 +51,7 @@ export function ToolWorkspace({ op }: { op: Operation }) {
   const access = useAccess(op.id);
   const { data: config } = useServerConfig();
   const maxBytes = config?.limits?.maxUploadBytes ?? LIMITS.maxUploadBytes;
+  const { maxOutputPixels } = useLimits();
   // A photo handed over by /editor or a 'Try Now' card starts the page (once; a reload starts empty).
   const [file, setFile] = useState<File | null>(() => {
     const photo = takeCarriedPhoto();
@@ -121,6 +123,7 @@ export function ToolWorkspace({ op }: { op: Operation }) {
         if (code) throw ToolError.of(code);
       }
       const checked = checkParams(op, params);
+      await checkOutput(op, checked, op.input === 'prompt' ? null : file, maxOutputPixels);
       const mask = op.mask ? await maskRef.current?.toMask() : undefined;
       if (op.mask === 'required' && !mask) throw new ToolError('Error', MASK_MISSING);
       // A new request clears the earlier result.
@@ -141,7 +144,7 @@ export function ToolWorkspace({ op }: { op: Operation }) {
   const completed = job?.status === 'completed' && job.processedUrl ? job : undefined;
   const needsPhoto = op.input !== 'prompt';
   if (intake.batch) {
-    return <BatchPanel op={op} files={intake.batch} params={params} maxBytes={maxBytes} onExit={intake.exitBatch} />;
+    return <BatchPanel op={op} files={intake.batch} params={params} onExit={intake.exitBatch} />;
   }
 
   return (
