@@ -140,6 +140,8 @@ test('a photo dropped anywhere on /editor is taken, and an unavailable tool is n
   const all = page.locator('section', { has: page.getByRole('heading', { name: 'All tools for photos' }) });
   await expect(all.getByRole('button', { name: /Colorization/ })).toContainText('Not available on this server');
   await expect(all.getByRole('button', { name: /Background Removal/ })).not.toContainText('Not available');
+  await page.screenshot({ path: shot('editor-unavailable-marked'), fullPage: true });
+  expect(await seriousViolations(page)).toEqual([]);
 });
 
 test('an unavailable tool is never offered as available: landing, /ai-apps, its page, /status', async ({ page }) => {
@@ -169,6 +171,7 @@ test('an unavailable tool is never offered as available: landing, /ai-apps, its 
   await expect(available).not.toContainText('Super Resolution');
   await expect(page.getByTestId('apps-unavailable')).toContainText('Text to Image');
   await expect(page.getByTestId('apps-unavailable')).toContainText('Super Resolution');
+  await page.screenshot({ path: shot('ai-apps'), fullPage: true });
   expect(await seriousViolations(page)).toEqual([]);
 
   await page.goto('/features/colorization');
@@ -177,13 +180,17 @@ test('an unavailable tool is never offered as available: landing, /ai-apps, its 
   await expect(notice).not.toContainText('REPLICATE');
   await expect(page.getByRole('button', { name: 'Process Image' })).toHaveCount(0);
   await expect(notice.getByRole('link', { name: 'Background Removal' })).toBeVisible();
+  await page.screenshot({ path: shot('tool-unavailable') });
 
   await page.goto('/status');
   const banner = page.getByRole('status').filter({ hasText: 'operational' });
   await expect(banner).toContainText('Some AI tools are not available on this server');
   await expect(banner).toContainText('Text to Image');
   await expect(banner).not.toContainText('All systems are operational');
+  await page.screenshot({ path: shot('status') });
   await page.goto('/');
+  await page.getByTestId('feature-grid').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot('landing-grid') });
   expect(await seriousViolations(page)).toEqual([]);
 });
 
@@ -207,7 +214,9 @@ test('a batch of three: one progress grid, three downloads and a zip of three PN
 
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
-    await panel.screenshot({ path: shot(`batch-grid-${width}`) });
+    // The panel's top just under the sticky header.
+    await panel.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 72));
+    await page.screenshot({ path: shot(`batch-grid-${width}`) });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 
