@@ -1,4 +1,4 @@
-import { type CSSProperties, useEffect, useRef, useState } from 'react';
+import { type CSSProperties, useCallback, useEffect, useRef, useState } from 'react';
 import { ReactCompareSlider, ReactCompareSliderImage } from 'react-compare-slider';
 import { cn } from '@/lib/utils';
 import { CHECKERBOARD } from './checkerboard';
@@ -31,8 +31,12 @@ export function CompareSlider({
     handle?.setAttribute('aria-label', 'Compare before and after');
     handle?.setAttribute('aria-valuetext', valueText(50));
   }, []);
-  const onPosition = (p: number) =>
-    root.current?.querySelector('[data-rcs="handle-root"]')?.setAttribute('aria-valuetext', valueText(p));
+  // Stable on purpose: the library puts the handle back at its default position whenever this function changes.
+  const onPosition = useCallback(
+    (p: number) =>
+      root.current?.querySelector('[data-rcs="handle-root"]')?.setAttribute('aria-valuetext', valueText(p)),
+    [],
+  );
 
   // Never wider than the result itself, nor taller than 70% of the window: a small result keeps its size.
   const box: CSSProperties | undefined = size
