@@ -20,8 +20,8 @@ function marginFor(maskWidth: number, maskHeight: number): number {
 const MAX_CROP_PIXELS = 2_000_000;
 
 /**
- * Fills the painted area from the rest of the photo with multi-scale PatchMatch synthesis (shared/inpaint.ts), on a
- * crop around the mask. Pixels outside the (slightly grown) mask are returned unchanged. Object removal and
+ * Fills the painted area from the rest of the photo (shared/inpaint.ts: a structure-first exemplar fill refined by
+ * PatchMatch and blended in the gradient domain), on a crop around the mask. Pixels outside the (slightly grown) mask are returned unchanged. Object removal and
  * inpainting share this; they differ in how much the mask grows.
  */
 export function createFillEngine(opts: FillEngineOptions): Engine {
@@ -63,7 +63,7 @@ export function createFillEngine(opts: FillEngineOptions): Engine {
       return {
         images: [png],
         metadata: {
-          method: 'multi-scale PatchMatch patch synthesis',
+          method: 'structure-first exemplar fill, PatchMatch refinement, Poisson blending',
           maskDilationPx: dilation,
           crop: region.box,
           workScale: Math.round(region.scale * 1000) / 1000,
