@@ -13,6 +13,8 @@ export const ERRORS = {
     message: 'Invalid file type. Please upload a JPEG, PNG, or WebP image',
   },
   TOO_MANY_FILES: { status: 400, title: 'Error', message: 'Please upload one image at a time' },
+  /** A batch (several photos, one job each) is checked in the page: it has no request of its own. */
+  BATCH_TOO_MANY: { status: 400, title: 'Error', message: 'Please choose up to {max} images at a time' },
   UNEXPECTED_FILE: { status: 400, title: 'Error', message: 'Unexpected file field "{field}"' },
   IMAGE_UNREADABLE: {
     status: 422,
@@ -85,6 +87,12 @@ export const ERRORS = {
     status: 401,
     title: 'Authentication Error',
     message: 'Your sign-in has expired or is invalid. Please sign in again.',
+  },
+  /** Google's signing keys could not be fetched, and none kept from before fit the token. */
+  AUTH_UNAVAILABLE: {
+    status: 503,
+    title: 'Authentication Error',
+    message: 'Sign-in cannot be checked right now. Please try again in a minute.',
   },
 
   // Tool page flow (SPEC §8); shown by the client
