@@ -2,7 +2,7 @@ import { AppError, getOperation, isOperationId, type OperationId, parseParams } 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
-import type { JobService } from '../services/jobs.js';
+import type { JobService, JobSource } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { ownerOf } from '../services/sessions.js';
 import { checkFiles, type UploadedFile, type UploadLimits } from '../services/uploads.js';
@@ -33,7 +33,23 @@ export async function imageView(row: ImageRow, jobs: JobService) {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
+    sourceImageId: row.sourceImageId,
+    sourceIndex: row.sourceIndex,
   };
+}
+
+/** The `source` (a job id) and `sourceIndex` (which of its results, 0 by default) fields of a chained job. */
+function parseSource(id: string | undefined, index: string | undefined): JobSource | undefined {
+  if (id === undefined) {
+    if (index !== undefined) throw new AppError('INVALID_PARAMETER', { field: 'sourceIndex', reason: 'needs source' });
+    return undefined;
+  }
+  if (!/^[1-9][0-9]{0,11}$/.test(id))
+    throw new AppError('INVALID_PARAMETER', { field: 'source', reason: 'must be a job id' });
+  if (index !== undefined && !/^[0-9]{1,2}$/.test(index)) {
+    throw new AppError('INVALID_PARAMETER', { field: 'sourceIndex', reason: 'must be a result index' });
+  }
+  return { id: Number(id), index: Number(index ?? 0) };
 }
 
 export interface ImageRouteDeps {
@@ -66,18 +82,21 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
         if (part.type === 'file') files.push({ field: part.fieldname, bytes: await part.toBuffer() });
         else fields[part.fieldname] = String(part.value);
       }
-      const { operation, ...rest } = fields;
+      const { operation, source: sourceField, sourceIndex, ...rest } = fields;
       if (!operation) throw new AppError('BAD_REQUEST', { reason: 'The "operation" field is required' });
       if (!isOperationId(operation)) throw new AppError('UNKNOWN_OPERATION', { operation });
       const op = getOperation(operation);
       await deps.admission?.check(request, reply, operation);
       jobs.assertAvailable(operation);
+      // A chained job names an earlier job instead of sending a photo: its result is read from our storage.
+      const source = parseSource(sourceField, sourceIndex);
+      if (source) files.push({ field: 'file', bytes: await jobs.sourceResult(ownerOf(request), source), stored: true });
       const checked = await checkFiles(op, files, limits);
       const params = parseParams(op, rest);
       const admitted = await deps.admission?.admit(request, operation);
       let row: ImageRow;
       try {
-        row = await jobs.submit(ownerOf(request), operation as OperationId, params, checked);
+        row = await jobs.submit(ownerOf(request), operation as OperationId, params, checked, source);
       } catch (err) {
         await admitted?.cancelled();
         throw err;
