@@ -16,6 +16,8 @@ export interface Config {
   databaseUrl?: string;
   maxUploadBytes: number;
   maxInputPixels: number;
+  /** The largest image any tool may make (core's checkOutputSize), refused at submit. */
+  maxOutputPixels: number;
   dailyUsesPerOperation: number;
   /** Worker threads running local engines, and onnxruntime threads inside each. */
   workerThreads: number;
@@ -90,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', LIMITS.maxUploadBytes),
     maxInputPixels: int(env, 'MAX_INPUT_PIXELS', LIMITS.maxInputPixels),
+    maxOutputPixels: int(env, 'MAX_OUTPUT_PIXELS', LIMITS.maxOutputPixels),
     dailyUsesPerOperation: int(env, 'DAILY_USES_PER_OPERATION', LIMITS.dailyUsesPerOperation),
     workerThreads,
     inferenceThreads: int(env, 'INFERENCE_THREADS', Math.max(1, Math.floor(os.availableParallelism() / workerThreads))),

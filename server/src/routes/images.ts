@@ -1,4 +1,4 @@
-import { AppError, getOperation, isOperationId, type OperationId, parseParams } from '@ai-editor/core';
+import { AppError, checkOutputSize, getOperation, isOperationId, type OperationId, parseParams } from '@ai-editor/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
@@ -93,6 +93,7 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
       if (source) files.push({ field: 'file', bytes: await jobs.sourceResult(ownerOf(request), source), stored: true });
       const checked = await checkFiles(op, files, limits);
       const params = parseParams(op, rest);
+      checkOutputSize(operation, params, checked.file, limits.maxOutputPixels);
       const admitted = await deps.admission?.admit(request, operation);
       let row: ImageRow;
       try {

@@ -20,6 +20,7 @@ export interface CheckedImage {
 export interface UploadLimits {
   maxUploadBytes: number;
   maxInputPixels: number;
+  maxOutputPixels: number;
 }
 
 /**
@@ -27,7 +28,10 @@ export interface UploadLimits {
  * a pixel limit read from the header before decoding (decompression bombs), and a full decode that refuses
  * truncated or corrupt files.
  */
-export async function checkImage(bytes: Buffer, limits: UploadLimits): Promise<CheckedImage> {
+export async function checkImage(
+  bytes: Buffer,
+  limits: Pick<UploadLimits, 'maxUploadBytes' | 'maxInputPixels'>,
+): Promise<CheckedImage> {
   if (bytes.length === 0) throw new AppError('FILE_REQUIRED');
   if (bytes.length > limits.maxUploadBytes) throw new AppError('FILE_TOO_LARGE');
   const type = await fileTypeFromBuffer(bytes);
@@ -59,7 +63,11 @@ export interface CheckedFiles {
 }
 
 /** Checks that exactly the operation's file fields arrived, once each, and that each is a sound image. */
-export async function checkFiles(op: Operation, files: UploadedFile[], limits: UploadLimits): Promise<CheckedFiles> {
+export async function checkFiles(
+  op: Operation,
+  files: UploadedFile[],
+  limits: Pick<UploadLimits, 'maxUploadBytes' | 'maxInputPixels'>,
+): Promise<CheckedFiles> {
   const allowed = fileFields(op);
   const seen = new Set<string>();
   for (const f of files) {
