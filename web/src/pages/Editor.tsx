@@ -238,7 +238,7 @@ function StepList({
     })),
   ];
   return (
-    <nav aria-labelledby="steps-heading" className="space-y-3">
+    <nav aria-labelledby="steps-heading" className="min-w-0 space-y-3">
       <h2 id="steps-heading" className="text-lg font-semibold">
         Steps
       </h2>

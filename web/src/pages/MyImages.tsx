@@ -230,7 +230,7 @@ function LibraryCard({ item, deleting, onDelete }: { item: LibraryItem; deleting
             aria-label={`Delete ${name} from ${made}`}
             data-testid="delete-image"
           >
-            {deleting ? <Loader2 className="animate-spin" aria-hidden /> : <Trash2 aria-hidden />}
+            {deleting ? <Loader2 className="animate-spin" aria-hidden /> : <Trash2 aria-hidden />} Delete
           </Button>
         </div>
       </div>

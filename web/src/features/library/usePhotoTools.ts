@@ -8,11 +8,13 @@ export const PHOTO_TOOLS = OPERATIONS.filter(
 );
 
 /**
- * The photo tools this server can run now, from `GET /api/health` (the same query as the tool pages read).
- * While health is unknown every photo tool is listed: the tool page then says if it cannot run.
+ * The photo tools this server can run now, from `GET /api/health` (the same query as the tool pages read): none
+ * while it loads, so an unavailable tool is never offered; every one if health cannot be read (the tool page then
+ * says if it cannot run).
  */
 export function usePhotoTools(): Operation[] {
-  const { data } = useQuery(healthQuery);
+  const { data, isPending } = useQuery(healthQuery);
+  if (isPending) return [];
   if (!data?.engines) return PHOTO_TOOLS;
   const off = new Set(data.engines.filter((e) => !e.available).map((e) => e.operation));
   return PHOTO_TOOLS.filter((op) => !off.has(op.id));
