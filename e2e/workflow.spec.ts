@@ -1,22 +1,12 @@
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { signIn } from './auth-support';
-import { choosePhoto, expectResult, fixture, resizedPhoto, skipTutorials } from './tool-support';
+import { choosePhoto, expectResult, fixture, resizedPhoto, seriousViolations, skipTutorials } from './tool-support';
 
 /** The job the tool page shows, from its address (`?job=ID`). */
 async function jobInUrl(page: Page): Promise<number> {
   await expect(page).toHaveURL(/[?&]job=\d+/);
   return Number(new URL(page.url()).searchParams.get('job'));
-}
-
-async function seriousAxeViolations(page: Page): Promise<string[]> {
-  // Let entrance animations finish so colours are measured at rest.
-  await page.waitForTimeout(700);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 async function bytesOf(page: Page, url: string): Promise<Buffer> {
@@ -53,7 +43,7 @@ test('a job appears in My images with its thumbnail, and is gone when deleted (i
   await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(192);
   const src = await thumb.getAttribute('src');
   expect((await page.request.get(src as string)).headers()['content-type']).toBe('image/webp');
-  expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: info.outputPath(`my-images-${width}.png`), fullPage: true });
@@ -152,7 +142,7 @@ test('the editor applies steps one after another, goes back to any step and down
   await expect(steps.nth(2)).toContainText('Background Removal');
   await expect(steps.nth(2)).toHaveAttribute('aria-current', 'step');
 
-  expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: info.outputPath(`editor-steps-${width}.png`), fullPage: true });

@@ -176,6 +176,23 @@ describe('My images and chained jobs', () => {
     expect(after.sourceImageId).toBeNull();
   });
 
+  it('suggests next steps from the result itself (of=result), once there is one', async () => {
+    const visitor = await signedInVisitor(server);
+    // The echo engine returns the 512 px astronaut: a face, and small enough to enlarge.
+    const job = await run(visitor, { file: photo(), operation: 'background-removal' });
+    const res = await visitor.fetch(`/api/images/${job.id}/recommendations?of=result`);
+    expect(res.status).toBe(200);
+    const ids = ((await res.json()) as { operationId: string }[]).map((r) => r.operationId);
+    expect(ids).toContain('face-enhancement');
+    const pending = (await (await visitor.submit({ file: photo(), operation: 'super-resolution' })).json()) as {
+      id: number;
+    };
+    const early = await visitor.fetch(`/api/images/${pending.id}/recommendations?of=result`);
+    expect([early.status, ((await early.json()) as { code: string }).code]).toEqual([409, 'RESULT_NOT_READY']);
+    expect((await server.visitor().fetch(`/api/images/${job.id}/recommendations?of=result`)).status).toBe(404);
+    await visitor.fetch(`/api/images/${pending.id}`, { method: 'DELETE' });
+  });
+
   it('refuses a source that is not mine, not finished or not there, and a source with a file', async () => {
     const owner = await signedInVisitor(server);
     const job = await run(owner, { file: photo(), operation: 'background-removal' });

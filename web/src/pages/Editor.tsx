@@ -242,15 +242,15 @@ function StepList({
       <h2 id="steps-heading" className="text-lg font-semibold">
         Steps
       </h2>
-      <ol className="flex gap-2 overflow-x-auto pb-2 lg:flex-col lg:overflow-visible" data-testid="editor-steps">
+      <ol className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-1" data-testid="editor-steps">
         {entries.map((entry, i) => (
-          <li key={`${i}:${entry.url}`} className="shrink-0">
+          <li key={`${i}:${entry.url}`} className="min-w-0">
             <button
               type="button"
               onClick={() => onSelect(i)}
               aria-current={i === current ? 'step' : undefined}
               className={cn(
-                'flex w-40 items-center gap-3 rounded-lg border p-2 text-left text-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring lg:w-full',
+                'flex w-full items-center gap-3 rounded-lg border p-2 text-left text-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
                 i === current && 'border-primary bg-accent',
               )}
               data-testid="editor-step-item"

@@ -16,7 +16,6 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { UsageNotice } from '@/features/auth/UsageNotice';
-import { takeCarriedPhoto } from '@/features/editor/carry';
 import { fetchResultPhoto } from '@/features/library/api';
 import { UseInTool } from '@/features/library/UseInTool';
 import { useServerConfig } from '@/lib/server';
@@ -74,9 +73,9 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
     const from = numberParam(search, 'from');
     return from && op.input !== 'prompt' ? { id: from, index: Number(search.get('index') ?? 0) || 0 } : null;
   });
-  // A photo handed over by a 'Try Now' card starts the page (once; a reload starts empty).
+  // The editor's photo starts its first step.
   const [file, setFile] = useState<File | null>(() => {
-    const photo = embedded ? embedded.file : takeCarriedPhoto();
+    const photo = embedded?.file;
     return photo && op.input !== 'prompt' && !checkImageFile(photo, maxBytes) ? photo : null;
   });
   const [file2, setFile2] = useState<File | null>(null);
@@ -286,7 +285,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
         </p>
       )}
       {/* After the result, when the worker is free again to look at the photo (faces need it). */}
-      {completed && needsPhoto && !embedded && <RecommendationCard imageId={completed.id} photo={file} />}
+      {completed && needsPhoto && !embedded && <RecommendationCard imageId={completed.id} />}
     </div>
   );
 }
