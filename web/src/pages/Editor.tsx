@@ -234,7 +234,8 @@ function StepList({
     { label: 'Photo', url: originalUrl },
     ...steps.map((s, i) => ({
       label: getOperation(jobs[i]?.operation ?? '')?.name ?? 'Loading...',
-      url: resultOf(s),
+      // The server's small thumbnail (of a job's first result), else the result itself.
+      url: s.index === 0 ? `/api/images/${s.id}/thumbnail?v=completed` : resultOf(s),
     })),
   ];
   return (
