@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepExpired } from '../src/services/retention.js';
 import { signedInVisitor, signIn } from './support/auth.js';
 import {
   blob,
@@ -119,6 +120,18 @@ describe('My images and chained jobs', () => {
     }
     expect((await list(visitor)).items.map((i) => i.id)).toEqual([keep.id]);
     expect((await visitor.fetch(`/api/images/${job.id}`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('the retention sweep deletes the cached thumbnail with the other files, and the job leaves the list', async () => {
+    const visitor = await signedInVisitor(server);
+    const job = await run(visitor, { file: photo(), operation: 'denoising' });
+    await visitor.fetch(`/api/images/${job.id}/thumbnail`);
+    expect(filesOf(job.id).length).toBe(2);
+    const { database, storage } = server.handle;
+    // A day and an hour later, as far as the sweep is concerned (other tests' jobs are swept too).
+    await sweepExpired({ db: database.db, storage }, 24, new Date(Date.now() + 25 * 3_600_000));
+    expect(filesOf(job.id)).toEqual([]);
+    expect((await list(visitor)).items).toEqual([]);
   });
 
   it('deletes all my jobs, and only mine', async () => {
