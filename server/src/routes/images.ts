@@ -5,7 +5,7 @@ import type { ImageRow } from '../db/schema.js';
 import type { JobService, JobSource } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { ownerOf } from '../services/sessions.js';
-import { checkFiles, type UploadedFile, type UploadLimits } from '../services/uploads.js';
+import { checkFiles, readSubmission, type UploadLimits } from '../services/uploads.js';
 import { fileParams, idParams, imageSchema } from './schemas.js';
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
@@ -72,27 +72,31 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
         summary: 'Submit a job (multipart form)',
         tags: ['images'],
         consumes: ['multipart/form-data'],
+        querystring: {
+          type: 'object',
+          properties: {
+            operation: { type: 'string', description: 'The operation, so that guest rules answer before the upload' },
+          },
+        },
         response: { 201: imageSchema },
       },
     },
     async (request, reply) => {
-      const fields: Record<string, string> = {};
-      const files: UploadedFile[] = [];
-      for await (const part of request.parts()) {
-        if (part.type === 'file') files.push({ field: part.fieldname, bytes: await part.toBuffer() });
-        else fields[part.fieldname] = String(part.value);
-      }
-      const { operation, source: sourceField, sourceIndex, ...rest } = fields;
-      if (!operation) throw new AppError('BAD_REQUEST', { reason: 'The "operation" field is required' });
-      if (!isOperationId(operation)) throw new AppError('UNKNOWN_OPERATION', { operation });
+      // Who may ask for what is answered as soon as the operation is known, before the upload is read.
+      const {
+        operation,
+        fields: { source: sourceField, sourceIndex, ...fields },
+        files,
+      } = await readSubmission(request, async (name) => {
+        await deps.admission?.check(request, reply, name);
+        jobs.assertAvailable(name);
+      });
       const op = getOperation(operation);
-      await deps.admission?.check(request, reply, operation);
-      jobs.assertAvailable(operation);
       // A chained job names an earlier job instead of sending a photo: its result is read from our storage.
       const source = parseSource(sourceField, sourceIndex);
       if (source) files.push({ field: 'file', bytes: await jobs.sourceResult(ownerOf(request), source), stored: true });
       const checked = await checkFiles(op, files, limits);
-      const params = parseParams(op, rest);
+      const params = parseParams(op, fields);
       checkOutputSize(operation, params, checked.file, limits.maxOutputPixels);
       const admitted = await deps.admission?.admit(request, operation);
       let row: ImageRow;
@@ -148,7 +152,10 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
       async (request, reply) => {
         const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
         await deps.beforeDownload?.(request, row, download);
-        return sendFile(reply, row, row.resultKeys[Number(request.params.index)], download);
+        const index = Number(request.params.index);
+        // A finished job has all the results it will ever have: an index past them does not exist (not 'not yet').
+        if (!row.purgedAt && row.status !== 'pending' && !row.resultKeys[index]) throw new AppError('NOT_FOUND');
+        return sendFile(reply, row, row.resultKeys[index], download);
       },
     );
   }
