@@ -73,7 +73,9 @@ test('a result chained into a second tool runs on exactly that result, with no n
   await expect(page.getByRole('main').getByText(`result-${first}.png`)).toBeVisible();
   const uploads: number[] = [];
   page.on('request', (r) => {
-    if (r.method() === 'POST' && r.url().endsWith('/api/images')) uploads.push(r.postDataBuffer()?.length ?? 0);
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/images') {
+      uploads.push(r.postDataBuffer()?.length ?? 0);
+    }
   });
   await page.getByRole('button', { name: 'Process Image' }).click();
   const second = await jobInUrl(page);
