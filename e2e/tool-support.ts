@@ -124,7 +124,7 @@ export async function expectResult(page: Page, timeout = 150_000): Promise<Locat
   return card;
 }
 
-/** axe's serious and critical violations on the page as it is now, one line each (the list should be empty). */
+/** axe's serious and critical findings on the page, one line each (an empty list is a pass). */
 export async function seriousViolations(page: Page): Promise<string[]> {
   // Let entrance animations finish so colours are measured at rest.
   await page.waitForTimeout(700);

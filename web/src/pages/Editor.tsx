@@ -9,12 +9,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { toast } from '@/components/ui/use-toast';
 import { usePhotoTools } from '@/features/library/usePhotoTools';
 import { fetchBlob, fetchJob, type ImageJob, type JobSource, jobKey } from '@/features/tool/jobs';
+import { PageFileTarget } from '@/features/tool/PageFileTarget';
 import type { Recommendation } from '@/features/tool/RecommendationCard';
 import { CHECKERBOARD, resultFileName } from '@/features/tool/ResultCard';
 import { ToolWorkspace } from '@/features/tool/ToolWorkspace';
 import { useObjectUrl } from '@/features/tool/UploadArea';
 import { useAccess } from '@/features/tool/useAccess';
 import { useDownload } from '@/features/tool/useDownload';
+import { OWN_DROP } from '@/features/tool/usePageDrop';
 import { checkImageFile } from '@/features/tool/validate';
 import { MAX_UPLOAD_TEXT } from '@/lib/limits';
 import { cn } from '@/lib/utils';
@@ -78,12 +80,15 @@ export default function Editor() {
     setSteps([]);
   };
 
+  const acceptOne = (files: FileList | File[]) => {
+    if (files.length > 1)
+      return toast({ variant: 'destructive', title: 'Error', description: errorMessage('TOO_MANY_FILES') });
+    accept(files[0]);
+  };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    if (e.dataTransfer.files.length > 1)
-      return toast({ variant: 'destructive', title: 'Error', description: errorMessage('TOO_MANY_FILES') });
-    accept(e.dataTransfer.files[0]);
+    acceptOne(e.dataTransfer.files);
   };
 
   const onCompleted = (job: ImageJob) => {
@@ -98,6 +103,8 @@ export default function Editor() {
       lead="Edit one photo in steps: each tool works on the result of the one before. Go back to any step, then download the last."
       wide
     >
+      {/* A photo dropped or pasted anywhere starts over; while a tool is open, that tool takes it. */}
+      <PageFileTarget onFiles={acceptOne} disabled={Boolean(tool)} />
       {!started ? (
         <>
           <button
@@ -114,6 +121,7 @@ export default function Editor() {
               dragging && 'border-primary bg-accent',
             )}
             data-testid="editor-dropzone"
+            {...OWN_DROP}
           >
             <ImagePlus className="h-10 w-10 text-muted-foreground" aria-hidden />
             <span className="font-medium">Drag & drop an image here, or click to select</span>

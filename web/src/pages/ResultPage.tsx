@@ -12,7 +12,8 @@ import { toast } from '@/components/ui/use-toast';
 import { UseInTool } from '@/features/library/UseInTool';
 import { CancelJobButton } from '@/features/tool/CancelJobButton';
 import { type ImageJob, jobKey, jobPercent, stageLabel } from '@/features/tool/jobs';
-import { CHECKERBOARD, ResultGallery, resultUrls } from '@/features/tool/ResultCard';
+import { ResultGallery, resultUrls } from '@/features/tool/ResultCard';
+import { ResultView } from '@/features/tool/ResultView';
 import { useAccess } from '@/features/tool/useAccess';
 import { useDownload } from '@/features/tool/useDownload';
 import { cn } from '@/lib/utils';
@@ -145,13 +146,11 @@ function JobCard({ job }: { job: ImageJob }) {
       </CardHeader>
       <CardContent className="space-y-4">
         {preview && (
-          <div className={cn('overflow-hidden rounded-md border', CHECKERBOARD)}>
-            <img
-              src={preview}
-              alt={shown ? label : 'Your original photo'}
-              className="mx-auto max-h-[70vh] object-contain"
-            />
-          </div>
+          <ResultView
+            beforeUrl={shown ? job.originalUrl : null}
+            afterUrl={preview}
+            alt={shown ? label : 'Your original photo'}
+          />
         )}
         <ResultGallery urls={urls} selected={index} onSelect={setSelected} />
       </CardContent>

@@ -19,16 +19,20 @@ import { UsageNotice } from '@/features/auth/UsageNotice';
 import { fetchResultPhoto } from '@/features/library/api';
 import { UseInTool } from '@/features/library/UseInTool';
 import { useServerConfig } from '@/lib/server';
+import { BatchPanel } from './BatchPanel';
 import { CancelJobButton } from './CancelJobButton';
 import { JobProgress } from './JobProgress';
 import { fetchJob, type ImageJob, type JobSource, jobKey, submitJob, ToolError } from './jobs';
 import { MaskEditor, type MaskEditorHandle } from './MaskEditor';
+import { PageFileTarget } from './PageFileTarget';
 import { ParamControls } from './ParamControls';
 import { RecommendationCard } from './RecommendationCard';
 import { ResultCard } from './ResultCard';
 import { UploadArea, useObjectUrl } from './UploadArea';
 import { useAccess } from './useAccess';
-import { checkImageFile, checkParams } from './validate';
+import { useLimits } from './useLimits';
+import { usePhotoIntake } from './usePhotoIntake';
+import { checkImageFile, checkOutput, checkParams } from './validate';
 
 /** The server's words for a missing mask (server/src/services/uploads.ts), said before anything is sent. */
 const MASK_MISSING = 'Please paint the area to change (the mask is missing)';
@@ -67,6 +71,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   const access = useAccess(op.id);
   const { data: config } = useServerConfig();
   const maxBytes = config?.limits?.maxUploadBytes ?? LIMITS.maxUploadBytes;
+  const { maxOutputPixels } = useLimits();
   const [search, setSearch] = useSearchParams();
   const [source, setSource] = useState<JobSource | null>(() => {
     if (embedded) return embedded.source ?? null;
@@ -83,6 +88,12 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   const [submitting, setSubmitting] = useState(false);
   const [jobId, setJobId] = useState<number | null>(() => (embedded ? null : numberParam(search, 'job')));
   const maskRef = useRef<MaskEditorHandle>(null);
+  // A photo the visitor chooses (or drops, or pastes) replaces a chained result.
+  const chooseFile = (f: File | null) => {
+    setSource(null);
+    setFile(f);
+  };
+  const intake = usePhotoIntake(op, chooseFile, maxBytes);
   const localBefore = useObjectUrl(file);
   const progressRef = useRef<HTMLDivElement>(null);
 
@@ -102,11 +113,6 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
       live = false;
     };
   }, [source]);
-
-  const chooseFile = (f: File | null) => {
-    setSource(null);
-    setFile(f);
-  };
 
   // The tool page's address names the job it shows (replacing ?from=, which has done its work).
   const showJob = (id: number | null) => {
@@ -182,6 +188,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
         if (code) throw ToolError.of(code);
       }
       const checked = checkParams(op, params);
+      await checkOutput(op, checked, op.input === 'prompt' ? null : file, maxOutputPixels);
       const mask = op.mask ? await maskRef.current?.toMask() : undefined;
       if (op.mask === 'required' && !mask) throw new ToolError('Error', MASK_MISSING);
       if (source && !file) throw ToolError.of('IMAGE_LOAD_FAILED');
@@ -202,9 +209,13 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
 
   const completed = job?.status === 'completed' && job.processedUrl ? job : undefined;
   const needsPhoto = op.input !== 'prompt';
+  if (intake.batch) {
+    return <BatchPanel op={op} files={intake.batch} params={params} onExit={intake.exitBatch} />;
+  }
 
   return (
     <div className="space-y-6" data-testid="tool-workspace">
+      <PageFileTarget onFiles={intake.take} disabled={busy || !needsPhoto} />
       <Card>
         <CardHeader>
           <CardTitle as="h2">{needsPhoto ? 'Your photo' : 'Describe your image'}</CardTitle>
@@ -224,6 +235,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
                   disabled={busy}
                   maxBytes={maxBytes}
                   hidePreview={Boolean(op.mask)}
+                  onFiles={intake.canBatch ? intake.take : undefined}
                 />
               </div>
               {op.input === 'two-photos' && (
