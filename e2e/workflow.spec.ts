@@ -165,3 +165,19 @@ test('the editor applies steps one after another, goes back to any step and down
   const saved = fs.readFileSync(await file.path());
   expect(saved.equals(await bytesOf(page, `/api/images/${ids[1]}/result/0`))).toBe(true);
 });
+
+test('Cancel on the tool page stops a running job: it shows as cancelled', async ({ page }, info) => {
+  const photo = await resizedPhoto('chelsea.png', 3000, 2000, info.outputDir, 'jpeg');
+  await page.goto('/features/denoising');
+  await choosePhoto(page, photo);
+  await page.getByRole('button', { name: 'Process Image' }).click();
+  const id = await jobInUrl(page);
+  await page.getByTestId('cancel-job').click();
+  await expect(page.getByTestId('job-error')).toHaveText('Cancelled');
+  await expect(page.getByTestId('job-progress')).toHaveCount(0);
+  const job = (await (await page.request.get(`/api/images/${id}`)).json()) as {
+    status: string;
+    metadata: { errorCode?: string };
+  };
+  expect([job.status, job.metadata.errorCode]).toEqual(['failed', 'CANCELLED']);
+});
