@@ -1,25 +1,20 @@
 import path from 'node:path';
-import { OPERATIONS } from '@ai-editor/core';
 import { expect, test } from '@playwright/test';
 import { ROOT } from './server';
 
-test('a black-and-white photo is analysed, and the chosen tool receives it', async ({ page }) => {
+test('a chosen photo opens the steps, offering only the photo tools this server runs', async ({ page }) => {
   await page.goto('/editor');
   await page.getByLabel('Choose a photo').setInputFiles(path.join(ROOT, 'fixtures/camera.png'));
-  await expect(page.getByRole('heading', { name: 'Recommended for this photo' })).toBeVisible();
-  // camera.png is a grayscale photo, but this server has no engine for colorization (no provider token), so it is
-  // never recommended; the tools that work here are.
-  await expect(page.getByTestId('recommendation').first()).toBeVisible();
-  await expect(page.getByTestId('recommendation').filter({ hasText: 'Colorization' })).toHaveCount(0);
-  for (const op of OPERATIONS.filter((o) => o.input !== 'prompt')) {
-    await expect(page.getByRole('button', { name: new RegExp(`^${op.name}`) }).last()).toBeVisible();
-  }
-  await page
-    .getByRole('button', { name: /^Background Removal/ })
-    .last()
-    .click();
-  await expect(page).toHaveURL(/\/features\/background-removal$/);
-  // The tool page starts with the carried photo chosen.
+  await expect(page.getByRole('heading', { name: 'Step 1: choose a tool' })).toBeVisible();
+  await expect(page.getByTestId('editor-step-item')).toHaveCount(1);
+  await expect(page.getByRole('img', { name: 'Your photo' })).toBeVisible();
+  // Super-resolution is switched off on the test server: never offered. Colorization needs a provider token.
+  await expect(page.getByTestId('editor-tool-background-removal')).toBeVisible();
+  await expect(page.getByTestId('editor-tool-super-resolution')).toHaveCount(0);
+  await expect(page.getByTestId('editor-tool-colorization')).toHaveCount(0);
+  // A tool opens inside the editor with the photo already chosen.
+  await page.getByTestId('editor-tool-background-removal').click();
+  await expect(page.getByRole('heading', { name: 'Step 1: Background Removal' })).toBeVisible();
   await expect(page.getByRole('main').getByText('camera.png')).toBeVisible();
 });
 

@@ -15,6 +15,7 @@ import { clientConfigRoutes } from './routes/client-config.js';
 import { contactRoutes } from './routes/contact.js';
 import { healthRoutes } from './routes/health.js';
 import { imageRoutes } from './routes/images.js';
+import { libraryRoutes } from './routes/library.js';
 import { recommendationRoutes } from './routes/recommendations.js';
 import { errorSchema } from './routes/schemas.js';
 import { sessionRoutes } from './routes/session.js';
@@ -22,6 +23,7 @@ import { webRoutes } from './routes/web.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { assertAuthConfig, setUpAuth } from './services/auth/index.js';
 import { JobService } from './services/jobs.js';
+import { LibraryService } from './services/library.js';
 import { sweepExpired } from './services/retention.js';
 import { registerSessions, sessionSecret } from './services/sessions.js';
 
@@ -91,6 +93,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const auth = await setUpAuth(app, { config, guestLimiter: limiters.guests, db: database.db, jobs, log: app.log });
 
   imageRoutes(app, { jobs, storage, limits: config, admission: auth.rules, beforeDownload: auth.rules.beforeDownload });
+  const library = new LibraryService({ db: database.db, storage, log: app.log });
+  libraryRoutes(app, { jobs, library, retentionHours: config.retentionHours });
   sessionRoutes(app, auth);
   recommendationRoutes(app, { jobs, storage });
   healthRoutes(app, { database, storage, queue, registry, pool, storageMinFreeBytes: config.storageMinFreeBytes });

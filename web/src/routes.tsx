@@ -19,6 +19,7 @@ export const routes: RouteObject[] = [
       { path: 'ai-apps', ...page(() => import('@/pages/AiApps')) },
       { path: 'features/:slug', ...page(() => import('@/features/tool/ToolPage')) },
       { path: 'result', ...page(() => import('@/pages/ResultPage')) },
+      { path: 'my-images', ...page(() => import('@/pages/MyImages')) },
       { path: 'pricing', ...page(() => import('@/pages/Pricing')) },
       { path: 'faq', ...page(() => import('@/pages/Faq')) },
       { path: 'privacy', ...page(() => import('@/pages/legal/Privacy')) },

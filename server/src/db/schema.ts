@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 
 /** One row per job: the spec's image record (SPEC §3) plus owner, parameters, file keys and timestamps. */
 export const images = pgTable(
@@ -25,10 +36,16 @@ export const images = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
     /** Set when the retention sweep deleted the files. */
     purgedAt: timestamp('purged_at', { withTimezone: true }),
+    /** A chained job: the job (and which of its results) whose output became this job's photo. */
+    sourceImageId: integer('source_image_id').references((): AnyPgColumn => images.id, { onDelete: 'set null' }),
+    sourceIndex: integer('source_index'),
   },
   (t) => [
     index('images_status_idx').on(t.status),
     index('images_created_idx').on(t.createdAt).where(sql`${t.purgedAt} is null`),
+    // "My images": a visitor's jobs, newest first (signed-in users by uid, guests by session).
+    index('images_owner_uid_idx').on(t.ownerUid, t.id),
+    index('images_owner_session_idx').on(t.ownerSession, t.id),
   ],
 );
 

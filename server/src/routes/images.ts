@@ -2,7 +2,7 @@ import { AppError, checkOutputSize, getOperation, isOperationId, type OperationI
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
-import type { JobService } from '../services/jobs.js';
+import type { JobService, JobSource } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { ownerOf } from '../services/sessions.js';
 import { checkFiles, readSubmission, type UploadLimits } from '../services/uploads.js';
@@ -33,7 +33,23 @@ export async function imageView(row: ImageRow, jobs: JobService) {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
+    sourceImageId: row.sourceImageId,
+    sourceIndex: row.sourceIndex,
   };
+}
+
+/** The `source` (a job id) and `sourceIndex` (which of its results, 0 by default) fields of a chained job. */
+function parseSource(id: string | undefined, index: string | undefined): JobSource | undefined {
+  if (id === undefined) {
+    if (index !== undefined) throw new AppError('INVALID_PARAMETER', { field: 'sourceIndex', reason: 'needs source' });
+    return undefined;
+  }
+  if (!/^[1-9][0-9]{0,11}$/.test(id))
+    throw new AppError('INVALID_PARAMETER', { field: 'source', reason: 'must be a job id' });
+  if (index !== undefined && !/^[0-9]{1,2}$/.test(index)) {
+    throw new AppError('INVALID_PARAMETER', { field: 'sourceIndex', reason: 'must be a result index' });
+  }
+  return { id: Number(id), index: Number(index ?? 0) };
 }
 
 export interface ImageRouteDeps {
@@ -67,18 +83,25 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
     },
     async (request, reply) => {
       // Who may ask for what is answered as soon as the operation is known, before the upload is read.
-      const { operation, fields, files } = await readSubmission(request, async (name) => {
+      const {
+        operation,
+        fields: { source: sourceField, sourceIndex, ...fields },
+        files,
+      } = await readSubmission(request, async (name) => {
         await deps.admission?.check(request, reply, name);
         jobs.assertAvailable(name);
       });
       const op = getOperation(operation);
+      // A chained job names an earlier job instead of sending a photo: its result is read from our storage.
+      const source = parseSource(sourceField, sourceIndex);
+      if (source) files.push({ field: 'file', bytes: await jobs.sourceResult(ownerOf(request), source), stored: true });
       const checked = await checkFiles(op, files, limits);
       const params = parseParams(op, fields);
       checkOutputSize(operation, params, checked.file, limits.maxOutputPixels);
       const admitted = await deps.admission?.admit(request, operation);
       let row: ImageRow;
       try {
-        row = await jobs.submit(ownerOf(request), operation as OperationId, params, checked);
+        row = await jobs.submit(ownerOf(request), operation as OperationId, params, checked, source);
       } catch (err) {
         await admitted?.cancelled();
         throw err;

@@ -66,27 +66,29 @@ function offered(operationId: OperationId, current: string, jobs: JobService): b
 
 /** `GET /api/images/:id/recommendations`: other tools that suit the job's uploaded photo, best first. */
 export function recommendationRoutes(app: FastifyInstance, deps: RecommendationRouteDeps) {
-  app.get<{ Params: { id: string } }>(
+  app.get<{ Params: { id: string }; Querystring: { of: 'photo' | 'result' } }>(
     '/api/images/:id/recommendations',
     {
       schema: {
-        summary: 'Tools suggested by analysing the uploaded photo',
+        summary: 'Tools suggested by analysing the uploaded photo (or, with of=result, the first result)',
         tags: ['images'],
         params: idParams,
+        querystring: {
+          type: 'object',
+          properties: { of: { type: 'string', enum: ['photo', 'result'], default: 'photo' } },
+        },
         response: { 200: recommendationSchema },
       },
     },
     async (request): Promise<Recommendation[]> => {
       const row = await deps.jobs.getOwned(Number(request.params.id), ownerOf(request));
       if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
+      // The multi-step editor asks what suits the result, to pick its next step.
+      const key = request.query.of === 'result' ? row.resultKeys[0] : row.originalKey;
+      if (request.query.of === 'result' && row.status !== 'completed') throw new AppError('RESULT_NOT_READY');
       // Prompt-only jobs have no photo to analyse.
-      if (!row.originalKey) return [];
-      const analysis = await analyse(
-        await deps.storage.get(row.originalKey),
-        row.operation as OperationId,
-        deps.jobs,
-        request.log,
-      );
+      if (!key) return [];
+      const analysis = await analyse(await deps.storage.get(key), row.operation as OperationId, deps.jobs, request.log);
       const all = recommend(analysis);
       return all.filter((r) => offered(r.operationId, row.operation, deps.jobs));
     },

@@ -39,6 +39,8 @@ export const imageSchema = {
     createdAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },
     completedAt: nullableString,
+    sourceImageId: { type: ['integer', 'null'], description: "The job whose result was this job's photo" },
+    sourceIndex: { type: ['integer', 'null'] },
   },
   required: ['id', 'operation', 'status', 'originalUrl', 'processedUrl', 'metadata', 'createdAt'],
 } as const;

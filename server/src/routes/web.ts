@@ -13,6 +13,7 @@ const STATIC_PAGES = [
   '/editor',
   '/ai-apps',
   '/result',
+  '/my-images',
   '/pricing',
   '/faq',
   '/privacy',

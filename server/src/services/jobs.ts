@@ -27,6 +27,12 @@ export interface Owner {
   uid?: string;
 }
 
+/** Which job's result (and which of its outputs) a chained submission takes as its photo. */
+export interface JobSource {
+  id: number;
+  index: number;
+}
+
 export function owns(owner: Owner, row: Pick<ImageRow, 'ownerSession' | 'ownerUid'>): boolean {
   return row.ownerUid ? row.ownerUid === owner.uid : row.ownerSession === owner.sessionId;
 }
@@ -73,8 +79,30 @@ export class JobService {
     }
   }
 
-  /** Stores the inputs, then the row; if the row cannot be written the files are removed again. */
-  async submit(owner: Owner, operation: OperationId, params: Params, files: CheckedFiles): Promise<ImageRow> {
+  /**
+   * A chained submission's photo: result `index` of the owner's completed job `id`, read from our storage.
+   * Anyone else's job is the 404 of a missing one.
+   */
+  async sourceResult(owner: Owner, source: JobSource): Promise<Buffer> {
+    const row = await this.getOwned(source.id, owner);
+    if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
+    if (row.status !== 'completed') throw new AppError('RESULT_NOT_READY');
+    const key = row.resultKeys[source.index];
+    if (!key) throw new AppError('NOT_FOUND');
+    return this.deps.storage.get(key);
+  }
+
+  /**
+   * Stores the inputs, then the row; if the row cannot be written the files are removed again. A chained job
+   * records its source; its photo is a copy, so that deleting the source leaves this job whole.
+   */
+  async submit(
+    owner: Owner,
+    operation: OperationId,
+    params: Params,
+    files: CheckedFiles,
+    source?: JobSource,
+  ): Promise<ImageRow> {
     this.assertAvailable(operation);
     const folder = `originals/${randomUUID()}`;
     const keys: { originalKey?: string; maskKey?: string; file2Key?: string } = {};
@@ -101,6 +129,7 @@ export class JobService {
           parameters: params,
           metadata: { stage: 'queued' },
           ...keys,
+          ...(source && { sourceImageId: source.id, sourceIndex: source.index }),
         })
         .returning();
       if (!row) throw new Error('insert returned no row');
@@ -160,10 +189,8 @@ export class JobService {
       const output = await this.runEngine(row, cancel.signal);
       const keys = output.images.map((_, i) => `results/${row.id}/${i}.png`);
       await Promise.all(output.images.map((png, i) => this.deps.storage.put(keys[i] as string, png, 'image/png')));
-      // Cancelled while its results were written: they belong to no job.
-      if (!(await this.complete(id, keys, output.metadata ?? {}))) {
-        await Promise.all(keys.map((k) => this.deps.storage.delete(k)));
-      }
+      // Deleted or cancelled while its results were written: they belong to no job.
+      if (!(await this.complete(id, keys, output.metadata ?? {}))) await this.dropUnclaimed(id, keys);
     } catch (err) {
       const failure = await this.failure(err, row);
       await this.fail(id, failure.message, failure.code);
@@ -286,7 +313,17 @@ export class JobService {
     };
   }
 
-  /** Marks the job completed; false if it was no longer pending (cancelled meanwhile). */
+  /**
+   * Results that no row will ever name (the job was deleted or failed, e.g. cancelled, while it ran) are removed.
+   * A job completed by another run (a redelivered queue entry) wrote the same keys and keeps them.
+   */
+  private async dropUnclaimed(id: number, keys: string[]): Promise<void> {
+    const row = await this.find(id);
+    if (row?.status === 'completed') return;
+    await Promise.all(keys.map((k) => this.deps.storage.delete(k)));
+  }
+
+  /** Records the results; false when the job was no longer pending (or no longer exists). */
   private async complete(id: number, resultKeys: string[], engineMetadata: Record<string, unknown>): Promise<boolean> {
     const patch = { ...engineMetadata, stage: 'done', percent: 100 };
     const [row] = await this.deps.db

@@ -3,12 +3,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../adapters/db.js';
 import type { Storage } from '../adapters/storage.js';
 import { images } from '../db/schema.js';
+import { storedKeys } from './library.js';
 
 /** Rows stay (marked purged, so their pages can say what happened) for this many times the file retention. */
 const ROW_RETENTION_FACTOR = 7;
 const BATCH = 100;
 
 interface ClaimedRow {
+  id: number;
   original_key: string | null;
   mask_key: string | null;
   file2_key: string | null;
@@ -32,10 +34,16 @@ export async function sweepExpired(
       where id in (
         select id from ${images} where purged_at is null and created_at < ${cutoff.toISOString()}
         order by id limit ${BATCH} for update skip locked)
-      returning original_key, mask_key, file2_key, result_keys`);
+      returning id, original_key, mask_key, file2_key, result_keys`);
     const { rows } = claimed as unknown as { rows: ClaimedRow[] };
     for (const r of rows) {
-      const keys = [r.original_key, r.mask_key, r.file2_key, ...(r.result_keys ?? [])].filter((k): k is string => !!k);
+      const keys = storedKeys({
+        id: r.id,
+        originalKey: r.original_key,
+        maskKey: r.mask_key,
+        file2Key: r.file2_key,
+        resultKeys: r.result_keys ?? [],
+      });
       await Promise.all(
         keys.map((k) => deps.storage.delete(k).catch((err) => deps.log?.warn({ err, key: k }, 'could not delete'))),
       );

@@ -6,6 +6,8 @@ import sharp from 'sharp';
 export interface UploadedFile {
   field: string;
   bytes: Buffer;
+  /** Read from our own storage (a chained job's source result): not held to the upload size limit. */
+  stored?: boolean;
 }
 
 export interface CheckedImage {
@@ -88,7 +90,10 @@ export async function checkFiles(
           : new AppError('FILE_REQUIRED');
       continue;
     }
-    checked[name] = await checkImage(upload.bytes, limits);
+    checked[name] = await checkImage(
+      upload.bytes,
+      upload.stored ? { ...limits, maxUploadBytes: Number.POSITIVE_INFINITY } : limits,
+    );
   }
   if (checked.file && checked.mask) {
     const photoRatio = checked.file.width / checked.file.height;

@@ -1,108 +1,88 @@
-import { ACCEPTED_MIME_TYPES, ERRORS, isAcceptedMime, LIMITS, OPERATIONS, type Operation } from '@ai-editor/core';
-import { ArrowRight, ImagePlus, Sparkles } from 'lucide-react';
-import { type DragEvent, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { ACCEPTED_MIME_TYPES, errorMessage, getOperation, type Operation, type OperationId } from '@ai-editor/core';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { Download, ImagePlus, Loader2, RotateCcw, Sparkles, X } from 'lucide-react';
+import { type DragEvent, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
-import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
-import { carryPhoto } from '@/features/editor/carry';
+import { usePhotoTools } from '@/features/library/usePhotoTools';
+import { fetchBlob, fetchJob, type ImageJob, type JobSource, jobKey } from '@/features/tool/jobs';
 import { PageFileTarget } from '@/features/tool/PageFileTarget';
-import { UnavailableBadge } from '@/features/tool/UnavailableBadge';
-import { useToolOffer } from '@/features/tool/useEngine';
+import type { Recommendation } from '@/features/tool/RecommendationCard';
+import { CHECKERBOARD, resultFileName } from '@/features/tool/ResultCard';
+import { ToolWorkspace } from '@/features/tool/ToolWorkspace';
+import { useObjectUrl } from '@/features/tool/UploadArea';
+import { useAccess } from '@/features/tool/useAccess';
+import { useDownload } from '@/features/tool/useDownload';
 import { OWN_DROP } from '@/features/tool/usePageDrop';
+import { checkImageFile } from '@/features/tool/validate';
 import { MAX_UPLOAD_TEXT } from '@/lib/limits';
 import { cn } from '@/lib/utils';
 
-interface PhotoInfo {
-  width: number;
-  height: number;
-  /** Share of sampled pixels whose channels are (nearly) equal: 1 for a black-and-white photo. */
-  grayShare: number;
+/** `?steps=12,15.1`: the jobs of the chain, each `id` or `id.index` (which of its results the next step took). */
+function parseSteps(value: string | null): JobSource[] {
+  if (!value) return [];
+  return value.split(',').flatMap((part) => {
+    const [id, index = '0'] = part.split('.');
+    const n = Number(id);
+    const i = Number(index);
+    return Number.isSafeInteger(n) && n > 0 && Number.isInteger(i) && i >= 0 ? [{ id: n, index: i }] : [];
+  });
 }
+const formatSteps = (steps: JobSource[]) => steps.map((s) => (s.index ? `${s.id}.${s.index}` : `${s.id}`)).join(',');
 
-interface Recommendation {
-  op: Operation;
-  reason: string;
-  confidence: number;
-}
+const resultOf = (step: JobSource) => `/api/images/${step.id}/result/${step.index}`;
 
-/** Looks at a downscaled copy: size and whether the photo is black and white. */
-async function analyse(file: File): Promise<PhotoInfo> {
-  const bitmap = await createImageBitmap(file);
-  const scale = Math.min(1, 64 / Math.max(bitmap.width, bitmap.height));
-  const w = Math.max(1, Math.round(bitmap.width * scale));
-  const h = Math.max(1, Math.round(bitmap.height * scale));
-  const canvas = document.createElement('canvas');
-  canvas.width = w;
-  canvas.height = h;
-  const ctx = canvas.getContext('2d');
-  let gray = 0;
-  if (ctx) {
-    ctx.drawImage(bitmap, 0, 0, w, h);
-    const { data } = ctx.getImageData(0, 0, w, h);
-    for (let i = 0; i < data.length; i += 4) {
-      const r = data[i] ?? 0;
-      const g = data[i + 1] ?? 0;
-      const b = data[i + 2] ?? 0;
-      if (Math.max(r, g, b) - Math.min(r, g, b) < 12) gray++;
-    }
-  }
-  const info = { width: bitmap.width, height: bitmap.height, grayShare: gray / (w * h) };
-  bitmap.close();
-  return info;
-}
-
-const PHOTO_OPS = OPERATIONS.filter((op) => op.input !== 'prompt');
-const get = (id: string) => PHOTO_OPS.find((op) => op.id === id) as Operation;
-
-/** Suggestions from what the photo looks like; confidence is how clearly the photo shows the reason. */
-export function recommend(info: PhotoInfo): Recommendation[] {
-  const recs: Recommendation[] = [];
-  if (info.grayShare > 0.9)
-    recs.push({ op: get('colorization'), reason: 'This photo is black and white.', confidence: info.grayShare });
-  const longSide = Math.max(info.width, info.height);
-  if (longSide < 1024)
-    recs.push({
-      op: get('super-resolution'),
-      reason: `At ${info.width}x${info.height} pixels this photo is small; enlarge it 2x or 4x.`,
-      confidence: Math.min(1, (1024 - longSide) / 768 + 0.3),
-    });
-  recs.push({ op: get('face-enhancement'), reason: 'Sharpen any faces in the photo.', confidence: 0.5 });
-  return recs.sort((a, b) => b.confidence - a.confidence);
-}
-
-/** /editor: drop or pick a photo, see the tools that apply to it, and open one with the photo carried over. */
+/**
+ * /editor: one photo, edited in steps. Each step is a tool applied to the previous step's result (the server takes
+ * it from its own storage; nothing is uploaded again). The steps live in the address, so a reload keeps them; any
+ * step can be picked again, and a new step from there replaces the ones after it. Suggestions for the next step
+ * come from the server's analysis of the current result.
+ */
 export default function Editor() {
-  const navigate = useNavigate();
+  const [search, setSearch] = useSearchParams();
+  const steps = parseSteps(search.get('steps'));
+  const [photo, setPhoto] = useState<File | null>(null);
+  const photoUrl = useObjectUrl(photo);
+  /** Which picture the next step starts from: 0 is the photo, n the result of step n. */
+  const [selected, setSelected] = useState<number | null>(null);
+  const current = Math.min(selected ?? steps.length, steps.length);
+  const [tool, setTool] = useState<Operation | null>(null);
   const input = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File>();
-  const [url, setUrl] = useState<string>();
-  const [info, setInfo] = useState<PhotoInfo>();
   const [dragging, setDragging] = useState(false);
-  const { offered, unavailable } = useToolOffer();
-  // A tool this server cannot run is never recommended.
-  const recs = info ? recommend(info).filter((rec) => offered(rec.op)) : [];
 
-  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
+  const jobs = useQueries({
+    queries: steps.map((s) => ({
+      queryKey: jobKey(s.id),
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchJob(s.id, signal),
+    })),
+  });
+  const first = jobs[0]?.data;
+  // The photo: the chosen file, or (after a reload) the first step's copy on the server.
+  const originalUrl = photoUrl ?? first?.originalUrl ?? undefined;
+  const started = Boolean(photo) || steps.length > 0;
+  const currentUrl = current === 0 ? originalUrl : resultOf(steps[current - 1] as JobSource);
+  const currentStep = current > 0 ? steps[current - 1] : undefined;
 
+  const setSteps = (next: JobSource[]) => {
+    setSearch(next.length ? { steps: formatSteps(next) } : {}, { replace: false });
+  };
+
+  /** Starts over with a new photo (the earlier steps stay in My images). */
   const accept = (f: File | undefined) => {
-    if (!f) return toast({ variant: 'destructive', title: 'Error', description: ERRORS.FILE_REQUIRED.message });
-    if (!isAcceptedMime(f.type))
-      return toast({ variant: 'destructive', title: 'Error', description: ERRORS.INVALID_FILE_TYPE.message });
-    if (f.size > LIMITS.maxUploadBytes)
-      return toast({ variant: 'destructive', title: 'Error', description: ERRORS.FILE_TOO_LARGE.message });
-    setFile(f);
-    setUrl(URL.createObjectURL(f));
-    setInfo(undefined);
-    analyse(f).then(setInfo, () =>
-      toast({ variant: 'destructive', title: 'Error', description: ERRORS.IMAGE_UNREADABLE.message }),
-    );
+    const code = checkImageFile(f);
+    if (code) return toast({ variant: 'destructive', title: 'Error', description: errorMessage(code) });
+    setPhoto(f as File);
+    setSelected(null);
+    setTool(null);
+    setSteps([]);
   };
 
   const acceptOne = (files: FileList | File[]) => {
     if (files.length > 1)
-      return toast({ variant: 'destructive', title: 'Error', description: ERRORS.TOO_MANY_FILES.message });
+      return toast({ variant: 'destructive', title: 'Error', description: errorMessage('TOO_MANY_FILES') });
     accept(files[0]);
   };
   const onDrop = (e: DragEvent) => {
@@ -111,40 +91,122 @@ export default function Editor() {
     acceptOne(e.dataTransfer.files);
   };
 
-  const open = (op: Operation) => {
-    if (file) carryPhoto(file);
-    navigate(op.route);
+  const onCompleted = (job: ImageJob) => {
+    setSteps([...steps.slice(0, current), { id: job.id, index: 0 }]);
+    setSelected(null);
+    setTool(null);
   };
 
   return (
-    <Page title="Editor" lead="Drop a photo to see what AI Editor can do with it." wide>
-      <PageFileTarget onFiles={acceptOne} />
-      <button
-        type="button"
-        onClick={() => input.current?.click()}
-        onDragOver={(e) => {
-          e.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        className={cn(
-          'flex w-full flex-col items-center justify-center gap-3 rounded-lg border-2 border-dashed p-10 text-center transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-          dragging && 'border-primary bg-accent',
-        )}
-        data-testid="editor-dropzone"
-        {...OWN_DROP}
-      >
-        {url ? (
-          <img src={url} alt="Your photo" className="max-h-72 rounded-md object-contain" />
-        ) : (
-          <ImagePlus className="h-10 w-10 text-muted-foreground" aria-hidden />
-        )}
-        <span className="font-medium">Drag & drop an image here, or click to select</span>
-        <span className="text-sm text-muted-foreground">
-          Max file size: {MAX_UPLOAD_TEXT} | Supported formats: JPEG, PNG, WebP
-        </span>
-      </button>
+    <Page
+      title="Editor"
+      lead="Edit one photo in steps: each tool works on the result of the one before. Go back to any step, then download the last."
+      wide
+    >
+      {/* A photo dropped or pasted anywhere starts over; while a tool is open, that tool takes it. */}
+      <PageFileTarget onFiles={acceptOne} disabled={Boolean(tool)} />
+      {!started ? (
+        <>
+          <button
+            type="button"
+            onClick={() => input.current?.click()}
+            onDragOver={(e) => {
+              e.preventDefault();
+              setDragging(true);
+            }}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+            className={cn(
+              'flex w-full flex-col items-center justify-center gap-3 rounded-lg border-2 border-dashed p-10 text-center transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+              dragging && 'border-primary bg-accent',
+            )}
+            data-testid="editor-dropzone"
+            {...OWN_DROP}
+          >
+            <ImagePlus className="h-10 w-10 text-muted-foreground" aria-hidden />
+            <span className="font-medium">Drag & drop an image here, or click to select</span>
+            <span className="text-sm text-muted-foreground">
+              Max file size: {MAX_UPLOAD_TEXT} | Supported formats: JPEG, PNG, WebP
+            </span>
+          </button>
+        </>
+      ) : (
+        <div className="grid gap-6 lg:grid-cols-[18rem_1fr]">
+          <StepList
+            steps={steps}
+            jobs={jobs.map((q) => q.data)}
+            originalUrl={originalUrl}
+            current={current}
+            onSelect={(i) => {
+              setSelected(i);
+              setTool(null);
+              // After a reload the photo is only on the server: fetched back, a new first step can use it.
+              if (i === 0 && !photo && first?.originalUrl) {
+                fetchBlob(first.originalUrl).then(
+                  (b) => setPhoto(new File([b], 'photo', { type: b.type })),
+                  () =>
+                    toast({ variant: 'destructive', title: 'Error', description: errorMessage('IMAGE_LOAD_FAILED') }),
+                );
+              }
+            }}
+            onNewPhoto={() => input.current?.click()}
+          />
+          <div className="min-w-0 space-y-6">
+            <Card>
+              <CardHeader>
+                <CardTitle as="h2">{current === 0 ? 'Your photo' : `After step ${current}`}</CardTitle>
+                {current < steps.length && (
+                  <CardDescription>A new step from here replaces the steps after it.</CardDescription>
+                )}
+              </CardHeader>
+              <CardContent className="space-y-4">
+                {currentUrl && (
+                  <div className={cn('overflow-hidden rounded-md border', CHECKERBOARD)}>
+                    <img
+                      src={currentUrl}
+                      alt={current === 0 ? 'Your photo' : `Result of step ${current}`}
+                      className="mx-auto max-h-[60vh] object-contain"
+                      data-testid="editor-current"
+                    />
+                  </div>
+                )}
+                {steps.length > 0 && (
+                  <DownloadLast step={steps[steps.length - 1] as JobSource} job={jobs.at(-1)?.data} />
+                )}
+              </CardContent>
+            </Card>
+
+            {tool ? (
+              <section aria-labelledby="step-tool" className="space-y-3" data-testid="editor-step">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <h2 id="step-tool" className="text-2xl font-semibold">
+                    Step {current + 1}: {tool.name}
+                  </h2>
+                  <Button variant="ghost" onClick={() => setTool(null)}>
+                    <X aria-hidden /> Choose another tool
+                  </Button>
+                </div>
+                <ToolWorkspace
+                  key={`${tool.id}:${current}:${steps.length}`}
+                  op={tool}
+                  embedded={{
+                    file: current === 0 ? (photo ?? undefined) : undefined,
+                    source: currentStep,
+                    onCompleted,
+                  }}
+                />
+              </section>
+            ) : (
+              <NextStep
+                step={current + 1}
+                recommendationsOf={currentStep ?? steps[0]}
+                ofResult={Boolean(currentStep)}
+                onPick={setTool}
+              />
+            )}
+          </div>
+        </div>
+      )}
       <input
         ref={input}
         type="file"
@@ -157,80 +219,167 @@ export default function Editor() {
           e.target.value = '';
         }}
       />
-      {file && info && (
-        <section className="mt-10" aria-labelledby="recommended-heading">
-          <h2 id="recommended-heading" className="mb-4 text-2xl font-semibold">
-            Recommended for this photo
-          </h2>
-          <p className="mb-4 text-sm text-muted-foreground">
-            {file.name} · {info.width}x{info.height} pixels
-          </p>
-          <ul className="grid gap-4 md:grid-cols-3">
-            {recs.map((rec) => (
-              <li key={rec.op.id}>
-                <Card className="flex h-full flex-col" data-testid="recommendation">
-                  <CardHeader>
-                    <CardTitle>
-                      <Sparkles className="mr-2 inline h-4 w-4 text-primary" aria-hidden />
-                      {rec.op.name}
-                    </CardTitle>
-                    <CardDescription>{rec.reason}</CardDescription>
-                    <div className="mt-2 h-2 overflow-hidden rounded-full bg-muted" title="Confidence">
-                      <div
-                        className="h-full bg-primary"
-                        style={{ width: `${Math.round(rec.confidence * 100)}%` }}
-                        role="meter"
-                        aria-label="Confidence"
-                        aria-valuenow={Math.round(rec.confidence * 100)}
-                        aria-valuemin={0}
-                        aria-valuemax={100}
-                      />
-                    </div>
-                  </CardHeader>
-                  <div className="mt-auto p-6 pt-0">
-                    <Button onClick={() => open(rec.op)}>
-                      Try Now <ArrowRight aria-hidden />
-                    </Button>
-                  </div>
-                </Card>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      {file && (
-        <section className="mt-10" aria-labelledby="all-heading">
-          <h2 id="all-heading" className="mb-4 text-2xl font-semibold">
-            All tools for photos
-          </h2>
-          <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-            {PHOTO_OPS.map((op) => (
-              <li key={op.id}>
-                <button
-                  type="button"
-                  onClick={() => open(op)}
-                  className="flex h-full w-full flex-col items-start gap-1 rounded-lg border p-4 text-left hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-                >
-                  <span className="font-medium">
-                    {op.name}
-                    {op.status === 'coming-soon' && (
-                      <span className="ml-2 rounded-full bg-muted px-2 py-0.5 text-xs text-muted-foreground">
-                        Coming soon
-                      </span>
-                    )}
-                    {unavailable.has(op.id) && (
-                      <span className="ml-2">
-                        <UnavailableBadge />
-                      </span>
-                    )}
-                  </span>
-                  <span className="text-sm text-muted-foreground">{op.description}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
     </Page>
+  );
+}
+
+function StepList({
+  steps,
+  jobs,
+  originalUrl,
+  current,
+  onSelect,
+  onNewPhoto,
+}: {
+  steps: JobSource[];
+  jobs: (ImageJob | undefined)[];
+  originalUrl?: string;
+  current: number;
+  onSelect(index: number): void;
+  onNewPhoto(): void;
+}) {
+  const entries = [
+    { label: 'Photo', url: originalUrl },
+    ...steps.map((s, i) => ({
+      label: getOperation(jobs[i]?.operation ?? '')?.name ?? 'Loading...',
+      // The server's small thumbnail (of a job's first result), else the result itself.
+      url: s.index === 0 ? `/api/images/${s.id}/thumbnail?v=completed` : resultOf(s),
+    })),
+  ];
+  return (
+    <nav aria-labelledby="steps-heading" className="min-w-0 space-y-3">
+      <h2 id="steps-heading" className="text-lg font-semibold">
+        Steps
+      </h2>
+      <ol className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-1" data-testid="editor-steps">
+        {entries.map((entry, i) => (
+          <li key={`${i}:${entry.url}`} className="min-w-0">
+            <button
+              type="button"
+              onClick={() => onSelect(i)}
+              aria-current={i === current ? 'step' : undefined}
+              className={cn(
+                'flex w-full items-center gap-3 rounded-lg border p-2 text-left text-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                i === current && 'border-primary bg-accent',
+              )}
+              data-testid="editor-step-item"
+            >
+              <span className={cn('h-12 w-12 shrink-0 overflow-hidden rounded border', CHECKERBOARD)}>
+                {entry.url && <img src={entry.url} alt="" className="h-full w-full object-cover" />}
+              </span>
+              <span className="min-w-0">
+                <span className="block text-xs text-muted-foreground">{i === 0 ? 'Start' : `Step ${i}`}</span>
+                <span className="block truncate font-medium">{entry.label}</span>
+              </span>
+            </button>
+          </li>
+        ))}
+      </ol>
+      <Button variant="outline" size="sm" onClick={onNewPhoto}>
+        <RotateCcw aria-hidden /> Start over with a new photo
+      </Button>
+    </nav>
+  );
+}
+
+function DownloadLast({ step, job }: { step: JobSource; job?: ImageJob }) {
+  const op = job ? getOperation(job.operation) : undefined;
+  const access = useAccess((job?.operation ?? 'face-enhancement') as OperationId);
+  const { offered, downloading, download } = useDownload({
+    canDownload: access.canDownload,
+    failure: 'DOWNLOAD_FAILED',
+  });
+  if (!offered || !op) return null;
+  return (
+    <Button
+      onClick={() => download(`/api/images/${step.id}/download/${step.index}`, () => resultFileName(op, step.index))}
+      disabled={downloading}
+      data-testid="editor-download"
+    >
+      {downloading ? <Loader2 className="animate-spin" aria-hidden /> : <Download aria-hidden />} Download the last step
+    </Button>
+  );
+}
+
+/** The tools for the next step, with the server's suggestions for the current picture first. */
+function NextStep({
+  step,
+  recommendationsOf,
+  ofResult,
+  onPick,
+}: {
+  step: number;
+  /** The job whose result (or, for the photo, whose upload) the server analyses. */
+  recommendationsOf?: JobSource;
+  ofResult: boolean;
+  onPick(op: Operation): void;
+}) {
+  const tools = usePhotoTools();
+  const id = recommendationsOf?.id;
+  const { data: recs, isFetching } = useQuery<Recommendation[]>({
+    queryKey: ['/api/images', String(id), `recommendations${ofResult ? '?of=result' : ''}`],
+    enabled: id !== undefined,
+  });
+  const suggested = (recs ?? []).filter((r) => tools.some((t) => t.id === r.operationId));
+  return (
+    <section aria-labelledby="next-heading" className="space-y-4" data-testid="editor-next">
+      <h2 id="next-heading" className="text-2xl font-semibold">
+        Step {step}: choose a tool
+      </h2>
+      {id !== undefined && (
+        <div className="space-y-2" aria-live="polite">
+          <h3 className="flex items-center gap-2 font-medium">
+            <Sparkles className="h-4 w-4 text-primary" aria-hidden /> Suggested for this picture
+          </h3>
+          {isFetching ? (
+            <p className="flex items-center gap-2 text-sm text-muted-foreground">
+              <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> Looking at the picture...
+            </p>
+          ) : suggested.length === 0 ? (
+            <p className="text-sm text-muted-foreground">No particular suggestion: any tool below can be next.</p>
+          ) : (
+            <ul className="grid gap-3 md:grid-cols-2">
+              {suggested.map((r) => {
+                const op = getOperation(r.operationId) as Operation;
+                return (
+                  <li key={r.operationId}>
+                    <button
+                      type="button"
+                      onClick={() => onPick(op)}
+                      className="flex h-full w-full flex-col items-start gap-1 rounded-lg border border-primary/40 p-4 text-left hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                      data-testid="recommendation"
+                    >
+                      <span className="font-medium">{op.name}</span>
+                      <span className="text-sm text-muted-foreground">{r.reason}</span>
+                      <span className="text-xs tabular-nums text-muted-foreground">
+                        {Math.round(r.confidence * 100)}% match
+                      </span>
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </div>
+      )}
+      <div className="space-y-2">
+        <h3 className="font-medium">All photo tools on this server</h3>
+        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+          {tools.map((op) => (
+            <li key={op.id}>
+              <button
+                type="button"
+                onClick={() => onPick(op)}
+                className="flex h-full w-full flex-col items-start gap-1 rounded-lg border p-4 text-left hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                data-testid={`editor-tool-${op.id}`}
+              >
+                <span className="font-medium">{op.name}</span>
+                <span className="text-sm text-muted-foreground">{op.description}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
   );
 }

@@ -9,6 +9,8 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
+import { UseInTool } from '@/features/library/UseInTool';
+import { CancelJobButton } from '@/features/tool/CancelJobButton';
 import { type ImageJob, jobKey, jobPercent, stageLabel } from '@/features/tool/jobs';
 import { ResultGallery, resultUrls } from '@/features/tool/ResultCard';
 import { ResultView } from '@/features/tool/ResultView';
@@ -87,6 +89,7 @@ function PendingCard({ job }: { job?: ImageJob }) {
           <Progress value={percent} />
           {job && real !== undefined && <p className="text-sm text-muted-foreground">{stageLabel(job)}</p>}
         </div>
+        {job && <CancelJobButton jobId={job.id} />}
       </CardContent>
     </Card>
   );
@@ -151,13 +154,14 @@ function JobCard({ job }: { job: ImageJob }) {
         )}
         <ResultGallery urls={urls} selected={index} onSelect={setSelected} />
       </CardContent>
-      {offered && (
-        <CardFooter>
+      <CardFooter className="flex flex-wrap gap-3">
+        {offered && (
           <Button onClick={onDownload} disabled={downloading}>
             {downloading ? <Loader2 className="animate-spin" aria-hidden /> : <Download aria-hidden />} Download
           </Button>
-        </CardFooter>
-      )}
+        )}
+        {shown && <UseInTool jobId={job.id} index={index} exclude={job.operation} />}
+      </CardFooter>
     </Card>
   );
 }

@@ -11,6 +11,7 @@ const NAV = [
   { to: '/ai-apps', label: 'AI APPS' },
   { to: '/pricing', label: 'Pricing' },
   { to: '/faq', label: 'FAQ' },
+  { to: '/my-images', label: 'My images' },
 ];
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>

@@ -4,7 +4,7 @@ import { Sparkles } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { carryPhoto } from '@/features/editor/carry';
+import { chainRoute } from '@/features/library/UseInTool';
 
 /** SPEC §3's recommendation: a tool, why it suits this photo, and how sure the server is (0 to 1). */
 export interface Recommendation {
@@ -14,11 +14,13 @@ export interface Recommendation {
 }
 
 /**
- * 'Try Now' suggestions from the server's analysis of the uploaded photo (`GET /api/images/{id}/recommendations`).
- * Following one carries the photo over to that tool, so it need not be chosen again.
+ * 'Try Now' suggestions from the server's analysis of the result (`GET /api/images/{id}/recommendations?of=result`).
+ * Following one opens that tool with this result as its photo (chained on the server: nothing is uploaded again).
  */
-export function RecommendationCard({ imageId, photo }: { imageId: number; photo?: File | null }) {
-  const { data } = useQuery<Recommendation[]>({ queryKey: ['/api/images', String(imageId), 'recommendations'] });
+export function RecommendationCard({ imageId }: { imageId: number }) {
+  const { data } = useQuery<Recommendation[]>({
+    queryKey: ['/api/images', String(imageId), 'recommendations?of=result'],
+  });
   const items = (data ?? []).filter((r) => getOperation(r.operationId)).slice(0, 3);
   if (items.length === 0) return null;
   return (
@@ -27,7 +29,7 @@ export function RecommendationCard({ imageId, photo }: { imageId: number; photo?
         <CardTitle as="h2" className="flex items-center gap-2">
           <Sparkles className="h-5 w-5 text-primary" aria-hidden /> Recommended for this photo
         </CardTitle>
-        <CardDescription>We looked at your photo: these tools could improve it further.</CardDescription>
+        <CardDescription>We looked at your result: these tools could improve it further.</CardDescription>
       </CardHeader>
       <CardContent>
         <ul className="space-y-4">
@@ -59,9 +61,7 @@ export function RecommendationCard({ imageId, photo }: { imageId: number; photo?
                   </div>
                 </div>
                 <Button asChild size="sm">
-                  <Link to={op.route} onClick={() => photo && carryPhoto(photo)}>
-                    Try Now
-                  </Link>
+                  <Link to={chainRoute(op.route, imageId)}>Try Now</Link>
                 </Button>
               </li>
             );

@@ -1,6 +1,6 @@
 import type { Operation } from '@ai-editor/core';
 import { Download, ExternalLink, Loader2 } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
@@ -64,6 +64,7 @@ export function ResultCard({
   job,
   beforeUrl,
   canDownload,
+  actions,
 }: {
   op: Operation;
   job: ImageJob;
@@ -71,6 +72,8 @@ export function ResultCard({
   beforeUrl?: string;
   /** This visitor may download (guests may not: they get the toast, and no request is made). */
   canDownload: boolean;
+  /** More buttons for the shown result (its index), e.g. 'Use in another tool'. */
+  actions?: (index: number) => ReactNode;
 }) {
   const urls = resultUrls(job);
   const [selected, setSelected] = useState(0);
@@ -105,6 +108,7 @@ export function ResultCard({
             <ExternalLink aria-hidden /> Open result page
           </Link>
         </Button>
+        {actions?.(selected)}
       </CardFooter>
     </Card>
   );

@@ -11,15 +11,18 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loader2, Sparkles, Wand2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { UsageNotice } from '@/features/auth/UsageNotice';
-import { takeCarriedPhoto } from '@/features/editor/carry';
+import { fetchResultPhoto } from '@/features/library/api';
+import { UseInTool } from '@/features/library/UseInTool';
 import { useServerConfig } from '@/lib/server';
 import { BatchPanel } from './BatchPanel';
+import { CancelJobButton } from './CancelJobButton';
 import { JobProgress } from './JobProgress';
-import { fetchJob, type ImageJob, jobKey, submitJob, ToolError } from './jobs';
+import { fetchJob, type ImageJob, type JobSource, jobKey, submitJob, ToolError } from './jobs';
 import { MaskEditor, type MaskEditorHandle } from './MaskEditor';
 import { PageFileTarget } from './PageFileTarget';
 import { ParamControls } from './ParamControls';
@@ -42,29 +45,81 @@ function showError(err: unknown) {
 const errorToast = (code: ErrorCode) =>
   toast({ variant: 'destructive', title: errorTitle(code), description: errorMessage(code) });
 
+/** `?from=ID&index=I`: the result a chained job starts from; `?job=ID`: the job this page shows. */
+function numberParam(search: URLSearchParams, name: string): number | null {
+  const n = Number(search.get(name));
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+export interface ToolWorkspaceProps {
+  op: Operation;
+  /**
+   * Embedded in the multi-step editor: the photo to start from (a file for the first step, an earlier result
+   * after that), told when the job completes instead of showing the result, and the address left alone.
+   */
+  embedded?: { file?: File; source?: JobSource; onCompleted(job: ImageJob): void };
+}
+
 /**
  * One working tool (SPEC §4 flow): idle → submitting → polling every 2000 ms → completed (result shown, polling
- * stops) or failed (toast, busy ends, polling stops). A new request clears the earlier result.
+ * stops) or failed (toast, busy ends, polling stops). A new request clears the earlier result. On the tool page
+ * the running job lives in the address (`?job=`), so a reload or a shared link picks it up; `?from=` starts from
+ * an earlier result, which the server reads from its own storage (nothing is uploaded again).
  */
-export function ToolWorkspace({ op }: { op: Operation }) {
+export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   const queryClient = useQueryClient();
   const access = useAccess(op.id);
   const { data: config } = useServerConfig();
   const maxBytes = config?.limits?.maxUploadBytes ?? LIMITS.maxUploadBytes;
   const { maxOutputPixels } = useLimits();
-  // A photo handed over by /editor or a 'Try Now' card starts the page (once; a reload starts empty).
+  const [search, setSearch] = useSearchParams();
+  const [source, setSource] = useState<JobSource | null>(() => {
+    if (embedded) return embedded.source ?? null;
+    const from = numberParam(search, 'from');
+    return from && op.input !== 'prompt' ? { id: from, index: Number(search.get('index') ?? 0) || 0 } : null;
+  });
+  // The editor's photo starts its first step.
   const [file, setFile] = useState<File | null>(() => {
-    const photo = takeCarriedPhoto();
+    const photo = embedded?.file;
     return photo && op.input !== 'prompt' && !checkImageFile(photo, maxBytes) ? photo : null;
   });
   const [file2, setFile2] = useState<File | null>(null);
   const [params, setParams] = useState<Params>(() => defaultParams(op));
   const [submitting, setSubmitting] = useState(false);
-  const [jobId, setJobId] = useState<number | null>(null);
+  const [jobId, setJobId] = useState<number | null>(() => (embedded ? null : numberParam(search, 'job')));
   const maskRef = useRef<MaskEditorHandle>(null);
-  const intake = usePhotoIntake(op, setFile, maxBytes);
+  // A photo the visitor chooses (or drops, or pastes) replaces a chained result.
+  const chooseFile = (f: File | null) => {
+    setSource(null);
+    setFile(f);
+  };
+  const intake = usePhotoIntake(op, chooseFile, maxBytes);
   const localBefore = useObjectUrl(file);
   const progressRef = useRef<HTMLDivElement>(null);
+
+  // The chained result, fetched to be shown (and painted on); the submission names the job instead.
+  useEffect(() => {
+    if (!source) return;
+    let live = true;
+    fetchResultPhoto(source).then(
+      (photo) => live && setFile(photo),
+      () => {
+        if (!live) return;
+        setSource(null);
+        errorToast('IMAGE_LOAD_FAILED');
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [source]);
+
+  // The tool page's address names the job it shows (replacing ?from=, which has done its work).
+  const showJob = (id: number | null) => {
+    setJobId(id);
+    if (embedded) return;
+    setSearch(id === null ? {} : { job: String(id) }, { replace: true });
+  };
   const resultRef = useRef<HTMLDivElement>(null);
 
   const { data: job, error: pollError } = useQuery<ImageJob>({
@@ -73,6 +128,12 @@ export function ToolWorkspace({ op }: { op: Operation }) {
     enabled: jobId !== null,
     refetchInterval: (q) =>
       q.state.status === 'success' && q.state.data?.status === 'pending' ? LIMITS.pollIntervalToolMs : false,
+  });
+
+  // A link to another tool's job shows nothing here.
+  const otherTool = job !== undefined && job.operation !== op.id;
+  useEffect(() => {
+    if (otherTool) showJob(null);
   });
 
   const finished = job?.status === 'completed' || job?.status === 'failed';
@@ -87,13 +148,16 @@ export function ToolWorkspace({ op }: { op: Operation }) {
       showError(pollError);
     } else if (job?.status === 'failed') {
       reported.current = jobId;
-      toast({
-        variant: 'destructive',
-        title: 'Error',
-        description: job.metadata.error || errorMessage('PROCESSING_FAILED'),
-      });
+      if (job.metadata.errorCode === 'CANCELLED') toast({ title: 'Cancelled', description: 'The job was cancelled.' });
+      else
+        toast({
+          variant: 'destructive',
+          title: 'Error',
+          description: job.metadata.error || errorMessage('PROCESSING_FAILED'),
+        });
     } else if (job?.status === 'completed') {
       reported.current = jobId;
+      embedded?.onCompleted(job);
     }
   }, [job, pollError, jobId]);
 
@@ -114,7 +178,8 @@ export function ToolWorkspace({ op }: { op: Operation }) {
       return;
     }
     try {
-      if (op.input !== 'prompt') {
+      // A chained result is the server's own file: no upload, so no upload limit.
+      if (op.input !== 'prompt' && !source) {
         const code = checkImageFile(file, maxBytes);
         if (code) throw ToolError.of(code);
       }
@@ -126,13 +191,14 @@ export function ToolWorkspace({ op }: { op: Operation }) {
       await checkOutput(op, checked, op.input === 'prompt' ? null : file, maxOutputPixels);
       const mask = op.mask ? await maskRef.current?.toMask() : undefined;
       if (op.mask === 'required' && !mask) throw new ToolError('Error', MASK_MISSING);
+      if (source && !file) throw ToolError.of('IMAGE_LOAD_FAILED');
       // A new request clears the earlier result.
       setJobId(null);
       setSubmitting(true);
       // Only the fields the operation takes travel; text2img with an empty prompt is refused above.
-      const created = await submitJob(op, { file, file2, mask, params: checked });
+      const created = await submitJob(op, { file: source ? null : file, source, file2, mask, params: checked });
       queryClient.setQueryData(jobKey(created.id), created);
-      setJobId(created.id);
+      showJob(created.id);
       access.onUsed?.();
     } catch (err) {
       showError(err);
@@ -163,7 +229,7 @@ export function ToolWorkspace({ op }: { op: Operation }) {
                 <UploadArea
                   label="Photo"
                   file={file}
-                  onFile={setFile}
+                  onFile={chooseFile}
                   onReject={errorToast}
                   busy={submitting}
                   disabled={busy}
@@ -204,18 +270,20 @@ export function ToolWorkspace({ op }: { op: Operation }) {
       </Card>
 
       {busy && (
-        <div ref={progressRef} className="scroll-mt-24">
+        <div ref={progressRef} className="scroll-mt-24 space-y-3">
           <JobProgress job={job} />
+          {job?.status === 'pending' && <CancelJobButton jobId={job.id} />}
         </div>
       )}
 
-      {completed && (
+      {completed && !embedded && (
         <div ref={resultRef} className="scroll-mt-24">
           <ResultCard
             op={op}
             job={completed}
             beforeUrl={completed.originalUrl ?? localBefore}
             canDownload={access.canDownload}
+            actions={(index) => <UseInTool jobId={completed.id} index={index} exclude={op.id} />}
           />
         </div>
       )}
@@ -229,7 +297,7 @@ export function ToolWorkspace({ op }: { op: Operation }) {
         </p>
       )}
       {/* After the result, when the worker is free again to look at the photo (faces need it). */}
-      {completed && needsPhoto && <RecommendationCard imageId={completed.id} photo={file} />}
+      {completed && needsPhoto && !embedded && <RecommendationCard imageId={completed.id} />}
     </div>
   );
 }

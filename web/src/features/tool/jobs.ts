@@ -18,6 +18,9 @@ export interface ImageJob {
     expired?: boolean;
   } & Record<string, unknown>;
   createdAt: string;
+  /** A chained job: the job whose result was its photo (null once that job is deleted). */
+  sourceImageId?: number | null;
+  sourceIndex?: number | null;
 }
 
 export const jobKey = (id: number | string) => ['/api/images', String(id)] as const;
@@ -36,8 +39,16 @@ export class ToolError extends Error {
   }
 }
 
+/** An earlier job's result used as the photo, instead of an upload. */
+export interface JobSource {
+  id: number;
+  index: number;
+}
+
 export interface JobInputs {
   file?: File | null;
+  /** Chaining: the server takes the photo from this job's result; `file` is then not sent. */
+  source?: JobSource | null;
   mask?: Blob | null;
   file2?: File | null;
   params: Params;
@@ -48,7 +59,10 @@ export async function submitJob(op: Operation, inputs: JobInputs): Promise<Image
   const form = new FormData();
   form.append('operation', op.id);
   for (const [name, value] of Object.entries(inputs.params)) form.append(name, String(value));
-  if (inputs.file) form.append('file', inputs.file, inputs.file.name);
+  if (inputs.source) {
+    form.append('source', String(inputs.source.id));
+    form.append('sourceIndex', String(inputs.source.index));
+  } else if (inputs.file) form.append('file', inputs.file, inputs.file.name);
   if (inputs.mask) form.append('mask', inputs.mask, 'mask.png');
   if (inputs.file2) form.append('file2', inputs.file2, inputs.file2.name);
   let res: Response;
@@ -68,6 +82,25 @@ export async function submitJob(op: Operation, inputs: JobInputs): Promise<Image
   }
   if (!body || typeof body.id !== 'number') throw ToolError.of('NO_IMAGE_ID');
   return body as ImageJob;
+}
+
+/** `POST /api/images/:id/cancel`: the job as it is now (a job that already finished is simply read again). */
+export async function cancelJob(id: number): Promise<ImageJob> {
+  let res: Response;
+  try {
+    res = await fetch(`/api/images/${id}/cancel`, { method: 'POST', credentials: 'include' });
+  } catch {
+    throw ToolError.of('PROCESS_FAILED');
+  }
+  if (res.status === 409) return fetchJob(id);
+  const body = (await res.json().catch(() => undefined)) as
+    | (ImageJob & { code?: string; message?: string })
+    | undefined;
+  if (!res.ok || !body) {
+    const code = isErrorCode(body?.code) ? body.code : undefined;
+    throw new ToolError(errorTitle(code), body?.message || errorMessage('PROCESS_FAILED'));
+  }
+  return body;
 }
 
 /** Polled status; any failure to read it is SPEC §8's 'Failed to fetch image status'. */
