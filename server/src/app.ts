@@ -17,6 +17,7 @@ import { healthRoutes } from './routes/health.js';
 import { imageRoutes } from './routes/images.js';
 import { recommendationRoutes } from './routes/recommendations.js';
 import { errorSchema } from './routes/schemas.js';
+import { selectObjectRoutes } from './routes/select-object.js';
 import { sessionRoutes } from './routes/session.js';
 import { webRoutes } from './routes/web.js';
 import { assertAuthConfig, setUpAuth } from './services/auth/index.js';
@@ -81,6 +82,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   imageRoutes(app, { jobs, storage, limits: config, admission: auth.rules, beforeDownload: auth.rules.beforeDownload });
   sessionRoutes(app, auth);
+  selectObjectRoutes(app, { jobs, limits: config, admission: auth.rules });
   recommendationRoutes(app, { jobs, storage });
   healthRoutes(app, { database, storage, queue, registry, pool });
   clientConfigRoutes(app, config);

@@ -176,7 +176,7 @@ export function ToolWorkspace({ op }: { op: Operation }) {
               )}
             </div>
           )}
-          {op.mask && file && <MaskEditor ref={maskRef} file={file} disabled={busy} />}
+          {op.mask && file && <MaskEditor ref={maskRef} file={file} operation={op.id} disabled={busy} />}
           <ParamControls defs={op.params} values={params} onChange={setParam} disabled={busy} />
           <Button size="lg" onClick={submit} disabled={busy} data-testid="submit">
             {busy ? (
