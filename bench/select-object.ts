@@ -11,8 +11,19 @@ import { loadConfig } from '../server/src/config.js';
 import { decode, type RawImage } from '../server/src/engines/shared/image.js';
 import { salientMask } from '../server/src/engines/shared/isnet.js';
 import { loadOpenCv, type OpenCv, withMats } from '../server/src/engines/shared/opencv.js';
-import { dilate, dilationRadius, normaliseBox, selectObject } from '../server/src/services/select-object.js';
-import { grabCutRefiner } from '../server/src/services/select-object-grabcut.js';
+import {
+  type BoxCutter,
+  binary,
+  boxCrop,
+  crop,
+  dilate,
+  dilationRadius,
+  keepLargeParts,
+  normaliseBox,
+  place,
+  selectObject,
+} from '../server/src/services/select-object.js';
+import { grabCutBox } from '../server/src/services/select-object-grabcut.js';
 import { coverage, iou, type SelectionCase, selectionCases } from './support/selection-cases.js';
 
 process.env.MODEL_CACHE_DIR ??= path.resolve(import.meta.dirname, '../data/models');
@@ -58,44 +69,83 @@ const filledBox: Method = async (c) => {
   return out;
 };
 
-/** GrabCut (OpenCV.js) initialised with the box, 5 iterations. */
-const grabCut: Method = async (c, img, cv) => {
-  const b = normaliseBox(c, c.box);
-  return withMats((track) => {
-    const src = track(cv.matFromArray(img.height, img.width, cv.CV_8UC3, Array.from(img.data)));
-    const mask = track(new cv.Mat());
-    const bgd = track(new cv.Mat());
-    const fgd = track(new cv.Mat());
-    cv.grabCut(src, mask, new cv.Rect(b.left, b.top, b.width, b.height), bgd, fgd, 5, cv.GC_INIT_WITH_RECT);
-    const out = Buffer.alloc(c.width * c.height);
-    const m = mask.data as Uint8Array;
-    for (let i = 0; i < out.length; i++) if (m[i] === cv.GC_FGD || m[i] === cv.GC_PR_FGD) out[i] = 255;
-    return out;
-  });
+const noBox: BoxCutter = async () => {
+  throw new Error('not a box method');
 };
 
-/** ISNet on the whole photo, the component under the click. */
-const isnetWhole: Method = async (c, img) => {
-  // A crop the size of the photo: selectObject's largest step alone.
-  const soft = await isnet(img);
-  const fake = async () => soft;
-  return selectObject(img, { kind: 'point', ...c.point }, async (crop) =>
-    crop.width === img.width && crop.height === img.height ? fake() : Buffer.alloc(crop.width * crop.height),
+/** ISNet on the whole photo, the component under the click: selectObject's last crop alone. */
+const isnetWhole: Method = (c, img) =>
+  selectObject(
+    img,
+    { kind: 'point', ...c.point },
+    {
+      segment: async (crop) =>
+        crop.width === img.width && crop.height === img.height ? isnet(crop) : Buffer.alloc(crop.width * crop.height),
+      cutBox: noBox,
+    },
   );
+
+/** ISNet on the box widened by 10 %, what it finds inside the box (without specks). */
+const isnetBox: BoxCutter = async (crop, box) => {
+  const mask = binary(await isnet(crop));
+  for (let y = 0; y < crop.height; y++) {
+    for (let x = 0; x < crop.width; x++) {
+      if (x < box.left || y < box.top || x >= box.left + box.width || y >= box.top + box.height) {
+        mask[y * crop.width + x] = 0;
+      }
+    }
+  }
+  return mask;
 };
+
+/** GrabCut started from ISNet's mask (probably object / probably background inside the box, background outside). */
+const isnetGrabCutBox =
+  (cv: OpenCv): BoxCutter =>
+  async (crop, box) => {
+    const rough = await isnetBox(crop, box);
+    const { width, height } = crop;
+    const labels = new Uint8Array(width * height);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const i = y * width + x;
+        const inside = x >= box.left && y >= box.top && x < box.left + box.width && y < box.top + box.height;
+        labels[i] = !inside ? cv.GC_BGD : rough[i] ? cv.GC_PR_FGD : cv.GC_PR_BGD;
+      }
+    }
+    if (!rough.some((v) => v)) return rough;
+    return withMats((track) => {
+      const src = track(new cv.Mat(height, width, cv.CV_8UC3));
+      src.data.set(crop.data);
+      const mask = track(new cv.Mat(height, width, cv.CV_8UC1));
+      mask.data.set(labels);
+      cv.grabCut(src, mask, new cv.Rect(0, 0, 1, 1), track(new cv.Mat()), track(new cv.Mat()), 4, cv.GC_INIT_WITH_MASK);
+      return Uint8Array.from(mask.data as Uint8Array, (v) => (v === cv.GC_FGD || v === cv.GC_PR_FGD ? 1 : 0));
+    });
+  };
+
+/** A box method on the box widened by `margin`, as selectObject runs its own. */
+const inBox =
+  (margin: number, cutter: (cv: OpenCv) => BoxCutter): Method =>
+  async (c, img, cv) => {
+    const { rect, inner } = boxCrop(img, c.box, margin);
+    const mask = await cutter(cv)(crop(img, rect), inner);
+    return place(keepLargeParts(mask, rect.width, rect.height), rect, img.width, img.height);
+  };
 
 const methods: [string, Method][] = [
   ['disc (oracle size)', disc],
   ['ISNet whole photo, click', isnetWhole],
-  ['ISNet crops, click', (c, img) => selectObject(img, { kind: 'point', ...c.point }, isnet)],
-  ['box filled', filledBox],
-  ['GrabCut, box', grabCut],
-  ['ISNet crop, box', (c, img) => selectObject(img, { kind: 'box', ...c.box }, isnet)],
   [
-    'ISNet crops+GrabCut, click',
-    (c, img, cv) => selectObject(img, { kind: 'point', ...c.point }, isnet, grabCutRefiner(cv)),
+    'ISNet crops, click (ours)',
+    (c, img) => selectObject(img, { kind: 'point', ...c.point }, { segment: isnet, cutBox: noBox }),
   ],
-  ['ISNet+GrabCut, box', (c, img, cv) => selectObject(img, { kind: 'box', ...c.box }, isnet, grabCutRefiner(cv))],
+  ['box filled', filledBox],
+  ['ISNet crop, box', inBox(0.1, () => isnetBox)],
+  ['ISNet+GrabCut, box', inBox(0.1, isnetGrabCutBox)],
+  [
+    'GrabCut, box (ours)',
+    (c, img, cv) => selectObject(img, { kind: 'box', ...c.box }, { segment: isnet, cutBox: grabCutBox(cv) }),
+  ],
 ];
 
 const cv = await loadOpenCv();

@@ -1,56 +1,59 @@
+import sharp from 'sharp';
 import type { RawImage } from '../engines/shared/image.js';
 import { type OpenCv, withMats } from '../engines/shared/opencv.js';
-import type { Rect, Refiner } from './select-object.js';
+import type { BoxCutter, Rect } from './select-object.js';
 
-/** Iterations of GrabCut's colour-model / graph-cut loop; the mask it starts from is already close. */
-const ITERATIONS = 4;
+/** Iterations of GrabCut's colour-model / graph-cut loop (OpenCV's examples use 5; more changed nothing here). */
+const ITERATIONS = 5;
+/** GrabCut works on a copy at most this size on its long side: its cost grows with the pixels, its edges do not. */
+const MAX_SIDE = 800;
 
 /**
- * GrabCut (OpenCV.js) started from the model's rough mask instead of a bare rectangle: the model's object is
- * "probably object", the rest of the region "probably background", outside the region and the clicked pixel are
- * certain. Colour models learnt from that start follow the object's own edges where the model's are loose.
+ * GrabCut (OpenCV.js) initialised with a box: outside it is background for certain, inside it probably object;
+ * colour models learnt from both are cut along the image's edges.
  */
-export function grabCutRefiner(cv: OpenCv): Refiner {
-  return (img: RawImage, rough: Uint8Array, region: Rect, sure?: [number, number]) => {
-    const { width, height } = img;
-    let objectPixels = 0;
-    let backgroundPixels = 0;
-    const labels = new Uint8Array(width * height);
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        const i = y * width + x;
-        const inside =
-          x >= region.left && y >= region.top && x < region.left + region.width && y < region.top + region.height;
-        if (!inside) labels[i] = cv.GC_BGD;
-        else labels[i] = rough[i] ? cv.GC_PR_FGD : cv.GC_PR_BGD;
-        if (labels[i] === cv.GC_PR_FGD) objectPixels++;
-        else backgroundPixels++;
-      }
-    }
-    if (sure) labels[sure[1] * width + sure[0]] = cv.GC_FGD;
-    // GrabCut needs samples of both kinds to learn from.
-    if (objectPixels < 16 || backgroundPixels < 16) return rough;
-    return withMats((track) => {
-      const src = track(new cv.Mat(height, width, cv.CV_8UC3));
-      src.data.set(img.channels === 3 ? img.data : rgbOf(img));
-      const mask = track(new cv.Mat(height, width, cv.CV_8UC1));
-      mask.data.set(labels);
-      const bgd = track(new cv.Mat());
-      const fgd = track(new cv.Mat());
-      cv.grabCut(src, mask, new cv.Rect(0, 0, 1, 1), bgd, fgd, ITERATIONS, cv.GC_INIT_WITH_MASK);
-      const out = new Uint8Array(width * height);
-      const m = mask.data as Uint8Array;
-      for (let i = 0; i < out.length; i++) out[i] = m[i] === cv.GC_FGD || m[i] === cv.GC_PR_FGD ? 1 : 0;
-      return out;
-    });
+export function grabCutBox(cv: OpenCv): BoxCutter {
+  return async (img, box) => {
+    const scale = Math.min(1, MAX_SIDE / Math.max(img.width, img.height));
+    if (scale === 1) return cut(cv, img, box);
+    const width = Math.max(1, Math.round(img.width * scale));
+    const height = Math.max(1, Math.round(img.height * scale));
+    const small = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+      .resize(width, height, { fit: 'fill' })
+      .raw()
+      .toBuffer();
+    const mask = cut(
+      cv,
+      { data: small, width, height, channels: img.channels },
+      {
+        left: Math.floor(box.left * scale),
+        top: Math.floor(box.top * scale),
+        width: Math.max(2, Math.round(box.width * scale)),
+        height: Math.max(2, Math.round(box.height * scale)),
+      },
+    );
+    const big = await sharp(Buffer.from(mask.map((v) => v * 255)), { raw: { width, height, channels: 1 } })
+      .resize(img.width, img.height, { fit: 'fill', kernel: 'linear' })
+      .raw()
+      .toBuffer();
+    return Uint8Array.from(big, (v) => (v >= 128 ? 1 : 0));
   };
 }
 
-function rgbOf(img: RawImage): Uint8Array {
-  const n = img.width * img.height;
-  const out = new Uint8Array(n * 3);
-  for (let i = 0; i < n; i++) {
-    for (let c = 0; c < 3; c++) out[i * 3 + c] = img.data[i * img.channels + Math.min(c, img.channels - 1)] as number;
-  }
-  return out;
+function cut(cv: OpenCv, img: RawImage, box: Rect): Uint8Array {
+  const { width, height } = img;
+  const left = Math.min(box.left, width - 2);
+  const top = Math.min(box.top, height - 2);
+  const rect = new cv.Rect(left, top, Math.min(box.width, width - left), Math.min(box.height, height - top));
+  return withMats((track) => {
+    const src = track(new cv.Mat(height, width, cv.CV_8UC3));
+    // Engines decode photos to three channels (engines/shared/image.ts).
+    src.data.set(img.data);
+    const mask = track(new cv.Mat());
+    const bgd = track(new cv.Mat());
+    const fgd = track(new cv.Mat());
+    cv.grabCut(src, mask, rect, bgd, fgd, ITERATIONS, cv.GC_INIT_WITH_RECT);
+    const m = mask.data as Uint8Array;
+    return Uint8Array.from(m, (v) => (v === cv.GC_FGD || v === cv.GC_PR_FGD ? 1 : 0));
+  });
 }

@@ -1,7 +1,9 @@
 import { decode, encodePng } from '../engines/shared/image.js';
 import { releaseIsnet, salientMask } from '../engines/shared/isnet.js';
+import { loadOpenCv } from '../engines/shared/opencv.js';
 import type { Engine } from '../engines/types.js';
 import { dilate, dilationRadius, type SelectPrompt, selectObject } from './select-object.js';
+import { grabCutBox } from './select-object-grabcut.js';
 
 /**
  * "Select object" run as a task of the engine pool: ISNet inference and the mask work are CPU-bound and stay off
@@ -14,7 +16,11 @@ const selectObjectEngine: Engine = {
     const img = await decode(input.image);
     const prompt = input.params as unknown as SelectPrompt;
     ctx.progress({ stage: 'selecting' });
-    const mask = await selectObject(img, prompt, (crop) => salientMask(crop, ctx.threads));
+    const mask = await selectObject(img, prompt, {
+      segment: (crop) => salientMask(crop, ctx.threads),
+      // OpenCV.js (~100 MB) is loaded for the first box only.
+      cutBox: async (crop, box) => grabCutBox(await loadOpenCv())(crop, box),
+    });
     const grown = dilate(mask, img.width, img.height, dilationRadius(img.width, img.height));
     let selected = 0;
     for (const v of grown) if (v) selected++;

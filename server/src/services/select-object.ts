@@ -2,11 +2,15 @@ import type { RawImage } from '../engines/shared/image.js';
 
 /**
  * "Select object": from a click on an object (or a box around it) to a mask of that object, for the mask editor.
+ * The methods were chosen by measuring on objects with a known outline (bench/select-object.ts,
+ * docs/select-object.md):
  *
- * The salient-object model (ISNet) is run on crops around the prompt rather than on the whole photo: in a crop the
- * object the visitor pointed at is the salient one, and small objects get the model's full resolution. For a click
- * the crops grow from tight to the whole photo until the object under the click lies wholly inside one; for a box
- * the crop is the box with a margin. docs/select-object.md has the measurements that chose this over GrabCut.
+ * - A click: the salient-object model (ISNet) on crops around the click, growing from tight to the whole photo
+ *   until the object under the click lies wholly inside one. In a crop the object pointed at is the salient one,
+ *   and small objects get the model's full resolution.
+ * - A box: GrabCut, whose colour models learn the object from inside the box and the background from around it.
+ *   It beat the model inside the box where the object's colours are unlike its surroundings' and held up where
+ *   the model picked another object.
  */
 
 /** Pixel coordinates in the upright photo (EXIF orientation applied). */
@@ -17,11 +21,8 @@ export type SelectPrompt =
 /** A soft mask (one channel, 0–255) of the salient object of an image, at the image's size. */
 export type Segmenter = (img: RawImage) => Promise<Buffer>;
 
-/**
- * Redraws a rough 0/1 mask of a crop along the crop's own colour edges (GrabCut): `region` is where the object
- * may be (outside it is background for certain); `sure` a pixel that is the object for certain.
- */
-export type Refiner = (crop: RawImage, rough: Uint8Array, region: Rect, sure?: [number, number]) => Uint8Array;
+/** A 0/1 mask of the object inside `box` (the image's coordinates), at the image's size. */
+export type BoxCutter = (img: RawImage, box: Rect) => Promise<Uint8Array>;
 
 export interface Rect {
   left: number;
@@ -32,8 +33,8 @@ export interface Rect {
 
 /** Crop sides tried around a click, as shares of the photo's long side (the last one covers the whole photo). */
 const POINT_CROPS = [0.3, 0.55, 1] as const;
-/** A box is widened by this share of its size on each side, so the model sees the object's surroundings. */
-const BOX_MARGIN = 0.1;
+/** GrabCut sees the box and this share of its size on each side, where it learns the background. */
+const BOX_CONTEXT = 0.5;
 /** Components smaller than this share of the largest one inside a box are specks, not parts of the object. */
 const MIN_PART = 0.05;
 /** A click this close to the object (share of the crop's long side) still picks it: clicks land on edges. */
@@ -44,75 +45,53 @@ export function dilationRadius(width: number, height: number): number {
   return Math.max(3, Math.round(0.008 * Math.max(width, height)));
 }
 
+/** The selection as a 0/255 mask of the whole photo (empty when nothing was found). */
 export async function selectObject(
   img: RawImage,
   prompt: SelectPrompt,
-  segment: Segmenter,
-  refine?: Refiner,
+  methods: { segment: Segmenter; cutBox: BoxCutter },
 ): Promise<Buffer> {
   return prompt.kind === 'point'
-    ? selectAtPoint(img, prompt, segment, refine)
-    : selectInBox(img, prompt, segment, refine);
+    ? selectAtPoint(img, prompt, methods.segment)
+    : selectInBox(img, prompt, methods.cutBox);
 }
 
-async function selectAtPoint(
-  img: RawImage,
-  p: { x: number; y: number },
-  segment: Segmenter,
-  refine?: Refiner,
-): Promise<Buffer> {
-  let best: { part: Uint8Array; rect: Rect; pixels: RawImage } | undefined;
+async function selectAtPoint(img: RawImage, p: { x: number; y: number }, segment: Segmenter): Promise<Buffer> {
+  let best: Buffer | undefined;
   for (const share of POINT_CROPS) {
     const rect = squareAround(img, p.x, p.y, share * Math.max(img.width, img.height));
-    const pixels = crop(img, rect);
-    const soft = await segment(pixels);
+    const soft = await segment(crop(img, rect));
     const near = NEAR_CLICK * Math.max(rect.width, rect.height);
     const part = componentAt(binary(soft), rect.width, rect.height, p.x - rect.left, p.y - rect.top, near);
     if (!part) continue;
-    best = { part, rect, pixels };
+    best = place(part, rect, img.width, img.height);
     // Complete when it keeps clear of every crop edge that is not the photo's own edge.
     if (!touchesInnerEdge(part, rect, img.width, img.height)) break;
   }
-  if (!best) return Buffer.alloc(img.width * img.height);
-  let { part } = best;
-  const { rect, pixels } = best;
-  if (refine) {
-    const bounds = boundsOf(part, rect.width, rect.height);
-    const mx = Math.round(bounds.width * BOX_MARGIN);
-    const my = Math.round(bounds.height * BOX_MARGIN);
-    const region = clampRect(rect, bounds.left - mx, bounds.top - my, bounds.width + 2 * mx, bounds.height + 2 * my);
-    const sure: [number, number] = [Math.round(p.x - rect.left), Math.round(p.y - rect.top)];
-    const refined = refine(pixels, part, region, sure);
-    part = componentAt(refined, rect.width, rect.height, sure[0], sure[1], 0) ?? part;
-  }
-  return place(part, rect, img.width, img.height);
+  return best ?? Buffer.alloc(img.width * img.height);
 }
 
 async function selectInBox(
   img: RawImage,
   b: { x0: number; y0: number; x1: number; y1: number },
-  segment: Segmenter,
-  refine?: Refiner,
+  cutBox: BoxCutter,
 ): Promise<Buffer> {
-  const box = normaliseBox(img, b);
-  const mx = Math.round(box.width * BOX_MARGIN);
-  const my = Math.round(box.height * BOX_MARGIN);
-  const rect = clampRect(img, box.left - mx, box.top - my, box.width + 2 * mx, box.height + 2 * my);
-  const pixels = crop(img, rect);
-  let mask = binary(await segment(pixels));
-  const inner = { left: box.left - rect.left, top: box.top - rect.top, width: box.width, height: box.height };
-  if (refine) mask = refine(pixels, mask, inner);
-  // Only what lies inside the box drawn counts.
-  for (let y = 0; y < rect.height; y++) {
-    for (let x = 0; x < rect.width; x++) {
-      const gx = x + rect.left;
-      const gy = y + rect.top;
-      if (gx < box.left || gy < box.top || gx >= box.left + box.width || gy >= box.top + box.height) {
-        mask[y * rect.width + x] = 0;
-      }
-    }
-  }
+  const { rect, inner } = boxCrop(img, b, BOX_CONTEXT);
+  const mask = await cutBox(crop(img, rect), inner);
   return place(keepLargeParts(mask, rect.width, rect.height), rect, img.width, img.height);
+}
+
+/** The crop around a box (the box widened by `margin` of its size each way) and the box in the crop's coordinates. */
+export function boxCrop(
+  img: { width: number; height: number },
+  b: { x0: number; y0: number; x1: number; y1: number },
+  margin: number,
+): { rect: Rect; inner: Rect } {
+  const box = normaliseBox(img, b);
+  const mx = Math.round(box.width * margin);
+  const my = Math.round(box.height * margin);
+  const rect = clampRect(img, box.left - mx, box.top - my, box.width + 2 * mx, box.height + 2 * my);
+  return { rect, inner: { left: box.left - rect.left, top: box.top - rect.top, width: box.width, height: box.height } };
 }
 
 /** A box drawn in any direction, clamped to the photo and at least 2 px each way. */
@@ -127,7 +106,13 @@ export function normaliseBox(
   return { left, top, width: Math.max(2, right - left), height: Math.max(2, bottom - top) };
 }
 
-function clampRect(img: { width: number; height: number }, left: number, top: number, w: number, h: number): Rect {
+export function clampRect(
+  img: { width: number; height: number },
+  left: number,
+  top: number,
+  w: number,
+  h: number,
+): Rect {
   const l = Math.max(0, Math.round(left));
   const t = Math.max(0, Math.round(top));
   return {
@@ -147,7 +132,7 @@ function squareAround(img: { width: number; height: number }, x: number, y: numb
   return { left, top, width: w, height: h };
 }
 
-function crop(img: RawImage, r: Rect): RawImage {
+export function crop(img: RawImage, r: Rect): RawImage {
   const c = img.channels;
   const out = Buffer.alloc(r.width * r.height * c);
   for (let y = 0; y < r.height; y++) {
@@ -157,25 +142,7 @@ function crop(img: RawImage, r: Rect): RawImage {
   return { data: out, width: r.width, height: r.height, channels: img.channels };
 }
 
-/** The bounding box of a 0/1 mask's set pixels (the whole mask when none is set). */
-function boundsOf(mask: Uint8Array, width: number, height: number): Rect {
-  let x0 = width;
-  let y0 = height;
-  let x1 = -1;
-  let y1 = -1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (!mask[y * width + x]) continue;
-      x0 = Math.min(x0, x);
-      x1 = Math.max(x1, x);
-      y0 = Math.min(y0, y);
-      y1 = Math.max(y1, y);
-    }
-  }
-  return x1 < 0 ? { left: 0, top: 0, width, height } : { left: x0, top: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
-}
-
-function binary(soft: Buffer): Uint8Array {
+export function binary(soft: Buffer): Uint8Array {
   const out = new Uint8Array(soft.length);
   for (let i = 0; i < soft.length; i++) out[i] = (soft[i] as number) >= 128 ? 1 : 0;
   return out;
@@ -247,7 +214,7 @@ function componentAt(
 }
 
 /** The largest component and those at least MIN_PART of its size (a handle, a spoon beside the cup). */
-function keepLargeParts(mask: Uint8Array, width: number, height: number): Uint8Array {
+export function keepLargeParts(mask: Uint8Array, width: number, height: number): Uint8Array {
   const { labels, sizes } = components(mask, width, height);
   const largest = Math.max(0, ...sizes.slice(1));
   const out = new Uint8Array(mask.length);
@@ -274,7 +241,7 @@ function touchesInnerEdge(part: Uint8Array, r: Rect, imgWidth: number, imgHeight
 }
 
 /** A crop's 0/1 mask placed into a 0/255 mask of the whole photo. */
-function place(part: Uint8Array, r: Rect, width: number, height: number): Buffer {
+export function place(part: Uint8Array, r: Rect, width: number, height: number): Buffer {
   const out = Buffer.alloc(width * height);
   for (let y = 0; y < r.height; y++) {
     for (let x = 0; x < r.width; x++) {
