@@ -18,8 +18,8 @@ describe('POST /api/select-object', () => {
     // Object removal jobs run the echo engine: only the daily count matters to these tests.
     server = await startTestServer({ localEngineOverrides: { 'object-removal': testEngine('echo') } });
     cases = await selectionCases();
-  });
-  afterAll(() => server.close());
+  }, MODEL_MS);
+  afterAll(() => server?.close());
 
   const byName = (name: string) => cases.find((c) => c.name === name) as SelectionCase;
 
@@ -114,7 +114,7 @@ describe('POST /api/select-object', () => {
     const noMask = await select(visitor, photo, { operation: 'denoising', x: 10, y: 10 });
     expect(noMask.status).toBe(400);
     const text = await select(visitor, Buffer.from('not a photo'), { operation: 'object-removal', x: 1, y: 1 });
-    expect(text.status).toBe(400);
+    expect(text.status).toBe(415);
     expect(((await text.json()) as { code: string }).code).toBe('INVALID_FILE_TYPE');
   });
 

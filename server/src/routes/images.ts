@@ -6,6 +6,7 @@ import type { JobService } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { ownerOf } from '../services/sessions.js';
 import { checkFiles, type UploadedFile, type UploadLimits } from '../services/uploads.js';
+import { readForm } from './multipart.js';
 import { fileParams, idParams, imageSchema } from './schemas.js';
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
@@ -60,12 +61,7 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
       },
     },
     async (request, reply) => {
-      const fields: Record<string, string> = {};
-      const files: UploadedFile[] = [];
-      for await (const part of request.parts()) {
-        if (part.type === 'file') files.push({ field: part.fieldname, bytes: await part.toBuffer() });
-        else fields[part.fieldname] = String(part.value);
-      }
+      const { fields, files } = await readForm(request);
       const { operation, ...rest } = fields;
       if (!operation) throw new AppError('BAD_REQUEST', { reason: 'The "operation" field is required' });
       if (!isOperationId(operation)) throw new AppError('UNKNOWN_OPERATION', { operation });

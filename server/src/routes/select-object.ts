@@ -5,6 +5,7 @@ import type { JobService } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { parsePrompt, selectObjectMask } from '../services/select-object-api.js';
 import { checkImage, type UploadedFile, type UploadLimits } from '../services/uploads.js';
+import { readForm } from './multipart.js';
 
 export interface SelectObjectRouteDeps {
   jobs: JobService;
@@ -39,12 +40,7 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       },
     },
     async (request, reply) => {
-      const fields: Record<string, string> = {};
-      const files: UploadedFile[] = [];
-      for await (const part of request.parts()) {
-        if (part.type === 'file') files.push({ field: part.fieldname, bytes: await part.toBuffer() });
-        else fields[part.fieldname] = String(part.value);
-      }
+      const { fields, files } = await readForm(request);
       const operation = fields.operation ?? 'object-removal';
       if (!isOperationId(operation)) throw new AppError('UNKNOWN_OPERATION', { operation });
       if (getOperation(operation).mask === undefined) {
