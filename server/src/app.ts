@@ -82,7 +82,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   imageRoutes(app, { jobs, storage, limits: config, admission: auth.rules, beforeDownload: auth.rules.beforeDownload });
   sessionRoutes(app, auth);
-  selectObjectRoutes(app, { jobs, limits: config, admission: auth.rules });
+  selectObjectRoutes(app, { jobs, limits: config, admission: auth.rules, timeoutMs: config.jobTimeoutMs });
   recommendationRoutes(app, { jobs, storage });
   healthRoutes(app, { database, storage, queue, registry, pool });
   clientConfigRoutes(app, config);

@@ -14,6 +14,8 @@ export interface SelectObjectRouteDeps {
   admission?: Pick<Rules, 'check'>;
   /** Selections per user (or address); a helper step, so it costs no daily use but is bounded. */
   limiter?: RateLimiter;
+  /** The engine pool's time limit for one selection (the job limit, JOB_TIMEOUT_MS). */
+  timeoutMs: number;
 }
 
 /** Thirty selections a minute: far above clicking by hand, well below keeping the engines busy. */
@@ -61,7 +63,7 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       if (!photo) throw new AppError('FILE_REQUIRED');
       const image = await checkImage(photo.bytes, deps.limits);
       const prompt = parsePrompt(fields, image);
-      const png = await selectObjectMask(deps.jobs.pool, operation, image.bytes, prompt);
+      const png = await selectObjectMask(deps.jobs.pool, operation, image.bytes, prompt, deps.timeoutMs);
       reply.header('Content-Type', 'image/png');
       reply.header('Cache-Control', 'no-store');
       return reply.send(png);

@@ -4,8 +4,6 @@ import type { SelectPrompt } from './select-object.js';
 
 /** The pool module that computes selections (services/select-object.engine.ts). */
 export const SELECT_MODULE = new URL('./select-object.engine.ts', import.meta.url).href;
-/** A selection takes seconds; this allows for waiting behind the job a pool thread is running. */
-export const SELECT_TIMEOUT_MS = 90_000;
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
@@ -47,6 +45,8 @@ export async function selectObjectMask(
   operation: OperationId,
   image: Buffer,
   prompt: SelectPrompt,
+  /** A job's time limit (JOB_TIMEOUT_MS): a selection takes seconds, but on a busy machine it runs as long. */
+  timeoutMs: number,
 ): Promise<Buffer> {
   if (!pool) throw new AppError('SELECT_UNAVAILABLE');
   let png: Buffer | undefined;
@@ -55,7 +55,7 @@ export async function selectObjectMask(
     const out = await pool.run(
       SELECT_MODULE,
       { operation, image, params: { ...prompt } },
-      { onProgress: () => {}, timeoutMs: SELECT_TIMEOUT_MS },
+      { onProgress: () => {}, timeoutMs },
     );
     png = out.images[0];
     share = Number(out.metadata?.selectedShare ?? 0);
