@@ -426,7 +426,12 @@ export function MaskEditor({
                   selecting && 'cursor-wait',
                 )}
                 onKeyDown={onCanvasKey}
-                onFocus={() => tool === 'select' && setCrosshair((c) => c ?? { x: 0.5, y: 0.5 })}
+                onFocus={(e) => {
+                  // The crosshair is for keyboard users; a mouse or touch press also focuses the canvas.
+                  if (tool === 'select' && e.currentTarget.matches(':focus-visible')) {
+                    setCrosshair((c) => c ?? { x: 0.5, y: 0.5 });
+                  }
+                }}
                 onBlur={() => setCrosshair(null)}
                 onPointerDown={onPointerDown}
                 onPointerMove={onPointerMove}
