@@ -1,5 +1,6 @@
 # One image for both roles: `npm run serve` (API + web app) and `npm run worker` (scale-out worker process).
-FROM node:20-bookworm-slim
+# Node 24, a supported LTS (.nvmrc); CI runs the test suite on the same major version.
+FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY core/package.json core/

@@ -23,7 +23,7 @@ test('guest, Google sign-in through the emulator popup, two uses, daily limit, d
   await choosePhoto(page, fixture('chelsea.png'));
   const submissions: string[] = [];
   page.on('request', (r) => {
-    if (r.method() === 'POST' && r.url().endsWith('/api/images')) submissions.push(r.url());
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/images') submissions.push(r.url());
   });
   await page.getByRole('button', { name: 'Process Image' }).click();
   await expect(toast(page, 'Feature Restricted', 'Please sign in with Google to access all features.')).toBeVisible();

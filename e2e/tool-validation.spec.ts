@@ -20,7 +20,7 @@ test.describe('upload checks on a tool page', () => {
   test('no photo: "Please select an image to upload", and no request', async ({ page }) => {
     let posted = false;
     page.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/api/images')) posted = true;
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/images') posted = true;
     });
     await page.getByRole('button', { name: 'Process Image' }).click();
     await expect(toast(page, 'Error', TEXT.fileRequired)).toBeVisible();

@@ -86,6 +86,12 @@ export const ERRORS = {
     title: 'Authentication Error',
     message: 'Your sign-in has expired or is invalid. Please sign in again.',
   },
+  /** Google's signing keys could not be fetched, and none kept from before fit the token. */
+  AUTH_UNAVAILABLE: {
+    status: 503,
+    title: 'Authentication Error',
+    message: 'Sign-in cannot be checked right now. Please try again in a minute.',
+  },
 
   // Tool page flow (SPEC §8); shown by the client
   UPLOAD_FAILED: { status: 500, title: 'Error', message: 'Failed to upload image' },

@@ -7,6 +7,11 @@ export const LIMITS = {
   maxUploadBytes: 10 * 1024 * 1024,
   /** Decompression-bomb guard: the largest decoded image we accept (width * height). */
   maxInputPixels: 40_000_000,
+  /**
+   * The largest image any tool may make (output-size.ts): a small photo enlarged by a tool must not cost more memory
+   * than the largest photo accepted. Equal to the input limit, so a tool that keeps the size never hits it.
+   */
+  maxOutputPixels: 40_000_000,
   /** Uses per signed-in user per operation per UTC day. */
   dailyUsesPerOperation: 2,
   /** The one operation guests may use. */

@@ -20,6 +20,7 @@ import { errorSchema } from './routes/schemas.js';
 import { selectObjectRoutes } from './routes/select-object.js';
 import { sessionRoutes } from './routes/session.js';
 import { webRoutes } from './routes/web.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { assertAuthConfig, setUpAuth } from './services/auth/index.js';
 import { JobService } from './services/jobs.js';
 import { sweepExpired } from './services/retention.js';
@@ -48,9 +49,19 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const { config } = opts;
   // Refuse to start on an unsafe sign-in configuration before opening anything.
   assertAuthConfig(config.auth);
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: config.trustProxy });
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy,
+    // A connection with nothing moving for this long is closed (idle keep-alive sockets included).
+    connectionTimeout: config.idleTimeoutMs,
+  });
+  await registerSecurityHeaders(app, config);
+  limitBodyTime(app, config.requestTimeoutMs);
   const database = await openDatabase(config);
   const storage = selectStorage(config);
+  const swept = await storage.sweepPartial?.();
+  if (swept) app.log.warn({ files: swept }, 'removed partial files left by writes cut short');
   const registry = createEngineRegistry(config, {
     log: app.log,
     localOverrides: opts.localEngineOverrides,
@@ -84,7 +95,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   sessionRoutes(app, auth);
   selectObjectRoutes(app, { jobs, limits: config, admission: auth.rules, timeoutMs: config.jobTimeoutMs });
   recommendationRoutes(app, { jobs, storage });
-  healthRoutes(app, { database, storage, queue, registry, pool });
+  healthRoutes(app, { database, storage, queue, registry, pool, storageMinFreeBytes: config.storageMinFreeBytes });
   clientConfigRoutes(app, config);
   contactRoutes(app, {
     limiter: limiters.contact,
@@ -140,6 +151,8 @@ function errorHandler(
   if (err instanceof AppError) appError = err;
   else if (err.code === 'FST_REQ_FILE_TOO_LARGE') appError = new AppError('FILE_TOO_LARGE');
   else if (err.code === 'FST_FILES_LIMIT') appError = new AppError('TOO_MANY_FILES');
+  else if (err.code === 'FST_PARTS_LIMIT' || err.code === 'FST_FIELDS_LIMIT')
+    appError = new AppError('BAD_REQUEST', { reason: 'Too many form fields' });
   else if (err.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
     appError = new AppError('BAD_REQUEST', { reason: 'Send the image as multipart/form-data' });
   else if (err.validation) appError = new AppError('BAD_REQUEST', { reason: err.message });
@@ -150,5 +163,26 @@ function errorHandler(
     request.log.error({ err }, 'request failed');
     appError = new AppError('INTERNAL');
   }
+  // Refused before the body was read (guest rules, limits): close the connection rather than take the rest in.
+  if (!request.raw.complete) reply.header('Connection', 'close');
   reply.code(appError.status).send(appError.toBody());
+}
+
+/**
+ * A request body (a 10 MB upload included) must arrive within `ms` of the request's start; a trickled one is cut
+ * off by closing its connection. (Node's own requestTimeout did not end a body that keeps trickling in here.)
+ */
+function limitBodyTime(app: FastifyInstance, ms: number) {
+  app.addHook('onRequest', async (request) => {
+    const raw = request.raw;
+    if (raw.complete) return;
+    const timer = setTimeout(() => {
+      if (raw.complete) return;
+      request.log.warn({ url: request.url }, `request body not received within ${ms} ms: connection closed`);
+      raw.socket.destroy();
+    }, ms);
+    timer.unref();
+    raw.once('end', () => clearTimeout(timer));
+    raw.once('close', () => clearTimeout(timer));
+  });
 }

@@ -10,12 +10,20 @@ import { type AuthConfig, loadAuthConfig } from './services/auth/config.js';
 export interface Config {
   port: number;
   host: string;
+  /** HOST was set explicitly (emulator sign-in otherwise binds 127.0.0.1 only). */
+  hostExplicit: boolean;
+  /** A request, body included, must arrive within this. */
+  requestTimeoutMs: number;
+  /** A connection with no traffic for this long is closed. */
+  idleTimeoutMs: number;
   dataDir: string;
   /** Where converted or downloaded model files are cached. */
   modelCacheDir: string;
   databaseUrl?: string;
   maxUploadBytes: number;
   maxInputPixels: number;
+  /** The largest image any tool may make (core's checkOutputSize), refused at submit. */
+  maxOutputPixels: number;
   dailyUsesPerOperation: number;
   /** Worker threads running local engines, and onnxruntime threads inside each. */
   workerThreads: number;
@@ -24,6 +32,8 @@ export interface Config {
   /** A worker thread releases its models after this long without a job. */
   modelIdleMs: number;
   retentionHours: number;
+  /** `/api/health` reports storage with less free space than this as not ok (local storage). */
+  storageMinFreeBytes: number;
   sweepIntervalMs: number;
   sessionSecret?: string;
   /** Per-operation engine choice: 'local', 'replicate' or 'off'; unset means the default rule. */
@@ -82,20 +92,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
   const workerThreads = int(env, 'WORKER_THREADS', defaultWorkerThreads());
   const engineChoice = perOperation(env, 'ENGINE_');
+  const auth = loadAuthConfig(env, dataDir);
   return {
     port: int(env, 'PORT', 5000),
-    host: env.HOST ?? '0.0.0.0',
+    // The emulator accepts unsigned tokens: anyone who reached the server could sign in as anyone. So emulator
+    // sign-in listens on this machine only, unless HOST says otherwise (main.ts then warns).
+    host: env.HOST || (auth.mode === 'emulator' ? '127.0.0.1' : '0.0.0.0'),
+    hostExplicit: !!env.HOST,
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 60_000),
+    idleTimeoutMs: int(env, 'IDLE_TIMEOUT_MS', 120_000),
     dataDir,
     modelCacheDir: path.resolve(env.MODEL_CACHE_DIR ?? path.join(dataDir, 'models')),
     databaseUrl: env.DATABASE_URL || undefined,
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', LIMITS.maxUploadBytes),
     maxInputPixels: int(env, 'MAX_INPUT_PIXELS', LIMITS.maxInputPixels),
+    maxOutputPixels: int(env, 'MAX_OUTPUT_PIXELS', LIMITS.maxOutputPixels),
     dailyUsesPerOperation: int(env, 'DAILY_USES_PER_OPERATION', LIMITS.dailyUsesPerOperation),
     workerThreads,
     inferenceThreads: int(env, 'INFERENCE_THREADS', Math.max(1, Math.floor(os.availableParallelism() / workerThreads))),
     jobTimeoutMs: int(env, 'JOB_TIMEOUT_MS', 5 * 60_000),
     modelIdleMs: int(env, 'MODEL_IDLE_MS', 10 * 60_000),
     retentionHours: int(env, 'RETENTION_HOURS', LIMITS.retentionHours),
+    storageMinFreeBytes: int(env, 'STORAGE_MIN_FREE_MB', 512) * 1024 * 1024,
     sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 10 * 60_000),
     sessionSecret: env.SESSION_SECRET || undefined,
     engineChoice,
@@ -113,7 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     downloadsEnabled: env.DOWNLOADS_ENABLED !== 'false',
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url))),
     scaleOut: loadScaleOutConfig(env, { workerThreads }),
-    auth: loadAuthConfig(env, dataDir),
+    auth,
     trustProxy: env.TRUST_PROXY === 'true',
     guestRateLimit: {
       max: int(env, 'GUEST_SUBMISSIONS_PER_WINDOW', 20),

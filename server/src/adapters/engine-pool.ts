@@ -21,6 +21,7 @@ export interface EnginePoolOptions {
   threads: number;
   inferenceThreads: number;
   idleMs: number;
+  maxOutputPixels?: number;
 }
 
 /**
@@ -73,6 +74,7 @@ export class EnginePool {
       input,
       threads: this.opts.inferenceThreads,
       idleMs: this.opts.idleMs,
+      maxOutputPixels: this.opts.maxOutputPixels,
       port: port2,
     };
     try {

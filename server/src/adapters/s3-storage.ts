@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
-  HeadBucketCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -74,9 +74,13 @@ export class S3Storage implements Storage {
     }
   }
 
+  /** Writes and deletes a tiny object: a bucket that can be read but not written is not healthy. (A PUT is
+   * atomic in S3, so a failed write never leaves part of an object behind.) */
   async ping(): Promise<boolean> {
+    const key = `.health/${randomUUID()}`;
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      await this.put(key, Buffer.from('ok'), 'text/plain');
+      await this.delete(key);
       return true;
     } catch {
       return false;

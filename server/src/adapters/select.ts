@@ -53,6 +53,7 @@ export function createEnginePool(config: Config): EnginePool {
     threads: config.workerThreads,
     inferenceThreads: config.inferenceThreads,
     idleMs: config.modelIdleMs,
+    maxOutputPixels: config.maxOutputPixels,
   });
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -8,10 +9,30 @@ export interface Storage {
   get(key: string): Promise<Buffer>;
   /** Deleting a key that does not exist is not an error. */
   delete(key: string): Promise<void>;
+  /** True when a small object can be written and deleted right now. */
   ping(): Promise<boolean>;
+  /** Bytes free for new files, where the storage can tell (a local disk); undefined otherwise. */
+  freeBytes?(): Promise<number | undefined>;
+  /** Removes what writes cut short by a crash left behind; returns how many. */
+  sweepPartial?(): Promise<number>;
 }
 
-/** Files under `<dataDir>/files`, written to a temp name and renamed so a reader never sees half a file. */
+const TEMP_SUFFIX = '.tmp';
+
+/** Whether a process with this id runs on this machine (the writer of a temp file, named in it). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Files under `<dataDir>/files`, written to a temp name and renamed so a reader never sees half a file. A failed
+ * write (a full disk) removes its temp file; temp files of writers that died are swept at start.
+ */
 export class LocalStorage implements Storage {
   readonly kind = 'local';
   constructor(private readonly root: string) {}
@@ -22,12 +43,18 @@ export class LocalStorage implements Storage {
     return full;
   }
 
-  async put(key: string, bytes: Buffer): Promise<void> {
+  async put(key: string, bytes: Buffer, _contentType?: string): Promise<void> {
     const full = this.resolve(key);
     await fs.mkdir(path.dirname(full), { recursive: true });
-    const temp = `${full}.${process.pid}.tmp`;
-    await fs.writeFile(temp, bytes);
-    await fs.rename(temp, full);
+    // `<file>.<pid>.<random>.tmp`: the pid tells the start-up sweep whether its writer is still alive.
+    const temp = `${full}.${process.pid}.${randomUUID().slice(0, 8)}${TEMP_SUFFIX}`;
+    try {
+      await fs.writeFile(temp, bytes);
+      await fs.rename(temp, full);
+    } catch (err) {
+      await fs.rm(temp, { force: true }).catch(() => {});
+      throw err;
+    }
   }
 
   get(key: string): Promise<Buffer> {
@@ -42,12 +69,43 @@ export class LocalStorage implements Storage {
   }
 
   async ping(): Promise<boolean> {
+    const probe = path.join(this.root, `.health.${process.pid}.${randomUUID().slice(0, 8)}`);
     try {
       await fs.mkdir(this.root, { recursive: true });
-      await fs.access(this.root, fs.constants.W_OK);
+      await fs.writeFile(probe, 'ok');
       return true;
     } catch {
       return false;
+    } finally {
+      await fs.rm(probe, { force: true }).catch(() => {});
     }
+  }
+
+  async freeBytes(): Promise<number | undefined> {
+    try {
+      await fs.mkdir(this.root, { recursive: true });
+      const s = await fs.statfs(this.root);
+      return s.bavail * s.bsize;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async sweepPartial(): Promise<number> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.root, { recursive: true });
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      if (!name.endsWith(TEMP_SUFFIX)) continue;
+      const pid = Number(/\.(\d+)\.[0-9a-f]+\.tmp$|\.(\d+)\.tmp$/.exec(name)?.slice(1).find(Boolean));
+      if (pid && pid !== process.pid && isRunning(pid)) continue;
+      await fs.rm(path.join(this.root, name), { force: true });
+      removed++;
+    }
+    return removed;
   }
 }

@@ -30,6 +30,8 @@ export interface EngineContext {
   threads: number;
   /** Aborted when the job times out or is cancelled (remote engines cancel their prediction). */
   signal: AbortSignal;
+  /** The server's output-pixel limit, for core's checkOutputSize; absent means the catalogue's default. */
+  maxOutputPixels?: number;
 }
 
 /**

@@ -13,6 +13,7 @@ export function clientConfigRoutes(app: FastifyInstance, config: Config) {
         ...LIMITS,
         maxUploadBytes: config.maxUploadBytes,
         maxInputPixels: config.maxInputPixels,
+        maxOutputPixels: config.maxOutputPixels,
         dailyUsesPerOperation: config.dailyUsesPerOperation,
         retentionHours: config.retentionHours,
       },

@@ -12,6 +12,8 @@ export interface HealthDeps {
   queue: JobQueue;
   registry: EngineRegistry;
   pool?: EnginePool;
+  /** Storage with less free space than this is reported as not ok. */
+  storageMinFreeBytes: number;
 }
 
 /** The live state of every part, for the status page and for monitoring. 503 when a part is down. */
@@ -22,7 +24,7 @@ export function healthRoutes(app: FastifyInstance, deps: HealthDeps) {
     async (_request, reply) => {
       const [database, storage, queueOk, queueStats] = await Promise.all([
         deps.database.ping(),
-        deps.storage.ping(),
+        storageHealth(deps.storage, deps.storageMinFreeBytes),
         deps.queue.ping(),
         deps.queue.stats(),
       ]);
@@ -34,12 +36,12 @@ export function healthRoutes(app: FastifyInstance, deps: HealthDeps) {
         loaded: b.kind === 'local' ? (deps.pool?.isLoaded(b.module) ?? false) : b.kind === 'remote',
         ...(b.kind === 'off' && { reason: b.reason }),
       }));
-      const ok = database && storage && queueOk;
+      const ok = database && storage.ok && queueOk;
       reply.code(ok ? 200 : 503);
       return {
         status: ok ? 'ok' : 'degraded',
         database: { ok: database, kind: deps.database.kind },
-        storage: { ok: storage, kind: deps.storage.kind },
+        storage: { ...storage, kind: deps.storage.kind },
         // engineThreads: the inference threads of this process (none in an API process of a scale-out deployment).
         queue: { ok: queueOk, kind: deps.queue.kind, ...queueStats, engineThreads: deps.pool?.size ?? 0 },
         engines,
@@ -47,4 +49,18 @@ export function healthRoutes(app: FastifyInstance, deps: HealthDeps) {
       };
     },
   );
+}
+
+/** Storage is ok when a probe can be written now and, where free space is known, there is enough of it. */
+async function storageHealth(storage: Storage, minFreeBytes: number) {
+  const [writable, freeBytes] = await Promise.all([storage.ping(), storage.freeBytes?.()]);
+  const lowSpace = freeBytes !== undefined && freeBytes < minFreeBytes;
+  return {
+    ok: writable && !lowSpace,
+    writable,
+    ...(freeBytes !== undefined && { freeBytes, minFreeBytes }),
+    ...(!writable
+      ? { reason: 'Files cannot be written' }
+      : lowSpace && { reason: `Less than ${Math.round(minFreeBytes / 1024 ** 2)} MB free` }),
+  };
 }

@@ -1,12 +1,11 @@
-import { AppError, getOperation, isOperationId, type OperationId, parseParams } from '@ai-editor/core';
+import { AppError, checkOutputSize, getOperation, isOperationId, type OperationId, parseParams } from '@ai-editor/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
 import type { JobService } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { ownerOf } from '../services/sessions.js';
-import { checkFiles, type UploadedFile, type UploadLimits } from '../services/uploads.js';
-import { readForm } from './multipart.js';
+import { checkFiles, readSubmission, type UploadLimits } from '../services/uploads.js';
 import { fileParams, idParams, imageSchema } from './schemas.js';
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
@@ -57,19 +56,25 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
         summary: 'Submit a job (multipart form)',
         tags: ['images'],
         consumes: ['multipart/form-data'],
+        querystring: {
+          type: 'object',
+          properties: {
+            operation: { type: 'string', description: 'The operation, so that guest rules answer before the upload' },
+          },
+        },
         response: { 201: imageSchema },
       },
     },
     async (request, reply) => {
-      const { fields, files } = await readForm(request);
-      const { operation, ...rest } = fields;
-      if (!operation) throw new AppError('BAD_REQUEST', { reason: 'The "operation" field is required' });
-      if (!isOperationId(operation)) throw new AppError('UNKNOWN_OPERATION', { operation });
+      // Who may ask for what is answered as soon as the operation is known, before the upload is read.
+      const { operation, fields, files } = await readSubmission(request, async (name) => {
+        await deps.admission?.check(request, reply, name);
+        jobs.assertAvailable(name);
+      });
       const op = getOperation(operation);
-      await deps.admission?.check(request, reply, operation);
-      jobs.assertAvailable(operation);
       const checked = await checkFiles(op, files, limits);
-      const params = parseParams(op, rest);
+      const params = parseParams(op, fields);
+      checkOutputSize(operation, params, checked.file, limits.maxOutputPixels);
       const admitted = await deps.admission?.admit(request, operation);
       let row: ImageRow;
       try {
@@ -124,7 +129,10 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
       async (request, reply) => {
         const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
         await deps.beforeDownload?.(request, row, download);
-        return sendFile(reply, row, row.resultKeys[Number(request.params.index)], download);
+        const index = Number(request.params.index);
+        // A finished job has all the results it will ever have: an index past them does not exist (not 'not yet').
+        if (!row.purgedAt && row.status !== 'pending' && !row.resultKeys[index]) throw new AppError('NOT_FOUND');
+        return sendFile(reply, row, row.resultKeys[index], download);
       },
     );
   }

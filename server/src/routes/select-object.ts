@@ -1,11 +1,10 @@
-import { AppError, getOperation, isOperationId } from '@ai-editor/core';
+import { AppError, getOperation } from '@ai-editor/core';
 import type { FastifyInstance } from 'fastify';
 import { memoryRateLimiter, type RateLimiter } from '../adapters/rate-limiter.js';
 import type { JobService } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { parsePrompt, selectObjectMask } from '../services/select-object-api.js';
-import { checkImage, type UploadedFile, type UploadLimits } from '../services/uploads.js';
-import { readForm } from './multipart.js';
+import { checkImage, readSubmission, type UploadedFile, type UploadLimits } from '../services/uploads.js';
 
 export interface SelectObjectRouteDeps {
   jobs: JobService;
@@ -22,7 +21,7 @@ export interface SelectObjectRouteDeps {
 export const SELECT_RATE_LIMIT = { max: 30, windowMs: 60_000 };
 
 /**
- * `POST /api/select-object` (multipart: `file`, `operation` = the mask tool it is for, and either `x`,`y` or
+ * `POST /api/select-object` (multipart: `file`, `operation` = the mask tool it is for (or `?operation=`), and either `x`,`y` or
  * `x0`,`y0`,`x1`,`y1` in pixels of the upright photo): answers the selection as a PNG mask, white = selected.
  */
 export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRouteDeps) {
@@ -42,19 +41,19 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       },
     },
     async (request, reply) => {
-      const { fields, files } = await readForm(request);
-      const operation = fields.operation ?? 'object-removal';
-      if (!isOperationId(operation)) throw new AppError('UNKNOWN_OPERATION', { operation });
-      if (getOperation(operation).mask === undefined) {
-        throw new AppError('BAD_REQUEST', { reason: `${getOperation(operation).name} takes no mask to select into` });
-      }
-      await deps.admission?.check(request, reply, operation);
-      const wait = await limiter.hit(request.uid ?? request.ip);
-      if (wait > 0) {
-        reply.header('Retry-After', String(wait));
-        throw new AppError('RATE_LIMITED');
-      }
-      deps.jobs.assertAvailable(operation);
+      // Who may ask is answered as soon as the operation is known, before the photo is read.
+      const { operation, fields, files } = await readSubmission(request, async (name) => {
+        if (getOperation(name).mask === undefined) {
+          throw new AppError('BAD_REQUEST', { reason: `${getOperation(name).name} takes no mask to select into` });
+        }
+        await deps.admission?.check(request, reply, name);
+        const wait = await limiter.hit(request.uid ?? request.ip);
+        if (wait > 0) {
+          reply.header('Retry-After', String(wait));
+          throw new AppError('RATE_LIMITED');
+        }
+        deps.jobs.assertAvailable(name);
+      });
       const photo = files.find((f) => f.field === 'file');
       if (files.some((f) => f.field !== 'file')) {
         throw new AppError('UNEXPECTED_FILE', { field: (files.find((f) => f.field !== 'file') as UploadedFile).field });

@@ -1,12 +1,56 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError } from '@ai-editor/core';
+import { AppError, OPERATIONS } from '@ai-editor/core';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Serves the web app's production build on the same origin: files as they are, index.html for client routes.
- * Unknown /api/* paths answer JSON 404.
+ * The web app's pages besides the tools (whose routes come from the catalogue). Kept beside the app's own route
+ * table (web/src/routes.tsx): the browser suite follows every link of the app and expects none to answer 404.
+ */
+const STATIC_PAGES = [
+  '/',
+  '/editor',
+  '/ai-apps',
+  '/result',
+  '/pricing',
+  '/faq',
+  '/privacy',
+  '/terms',
+  '/cookies',
+  '/dmca',
+  '/docs',
+  '/taguchi-design',
+  '/api-docs',
+  '/contact',
+  '/status',
+  '/about',
+  '/blog',
+  '/careers',
+  '/press',
+  '/customize',
+];
+/** The articles under /docs/:slug. */
+const DOC_SLUGS = [
+  'object-removal',
+  'background-removal',
+  'super-resolution',
+  'style-transfer',
+  'best-practices',
+  'troubleshooting',
+];
+
+const PAGES = new Set([...STATIC_PAGES, ...OPERATIONS.map((op) => op.route), ...DOC_SLUGS.map((s) => `/docs/${s}`)]);
+
+/** Whether a path is one of the app's pages (a trailing slash is forgiven, as the client router does). */
+export function isPage(pathname: string): boolean {
+  return PAGES.has(pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
+}
+
+/**
+ * Serves the web app's production build on the same origin: files as they are, index.html for the app's pages,
+ * and for any other path index.html with status 404 (the app then shows its 404 page). Unknown /api/* paths
+ * answer JSON 404.
  */
 export async function webRoutes(app: FastifyInstance, distDir: string) {
   const hasBuild = fs.existsSync(path.join(distDir, 'index.html'));
@@ -25,12 +69,12 @@ export async function webRoutes(app: FastifyInstance, distDir: string) {
     });
   }
   app.setNotFoundHandler(async (request, reply) => {
-    if (request.url.startsWith('/api/') || request.method !== 'GET' || !hasBuild) {
-      throw new AppError('ROUTE_NOT_FOUND');
-    }
+    const accepted = request.method === 'GET' || request.method === 'HEAD';
+    if (request.url.startsWith('/api/') || !accepted || !hasBuild) throw new AppError('ROUTE_NOT_FOUND');
     const file = request.url.split('?')[0] as string;
     if (file !== '/' && path.extname(file) && file !== '/index.html') throw new AppError('ROUTE_NOT_FOUND');
     reply.header('Cache-Control', 'no-cache');
+    if (!isPage(file) && file !== '/index.html') reply.code(404);
     return reply.sendFile('index.html');
   });
 }

@@ -1,4 +1,5 @@
-import { AppError, fileFields, isAcceptedMime, type Operation } from '@ai-editor/core';
+import { AppError, fileFields, isAcceptedMime, isOperationId, type Operation, type OperationId } from '@ai-editor/core';
+import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 
@@ -18,6 +19,7 @@ export interface CheckedImage {
 export interface UploadLimits {
   maxUploadBytes: number;
   maxInputPixels: number;
+  maxOutputPixels: number;
 }
 
 /**
@@ -25,7 +27,10 @@ export interface UploadLimits {
  * a pixel limit read from the header before decoding (decompression bombs), and a full decode that refuses
  * truncated or corrupt files.
  */
-export async function checkImage(bytes: Buffer, limits: UploadLimits): Promise<CheckedImage> {
+export async function checkImage(
+  bytes: Buffer,
+  limits: Pick<UploadLimits, 'maxUploadBytes' | 'maxInputPixels'>,
+): Promise<CheckedImage> {
   if (bytes.length === 0) throw new AppError('FILE_REQUIRED');
   if (bytes.length > limits.maxUploadBytes) throw new AppError('FILE_TOO_LARGE');
   const type = await fileTypeFromBuffer(bytes);
@@ -57,7 +62,11 @@ export interface CheckedFiles {
 }
 
 /** Checks that exactly the operation's file fields arrived, once each, and that each is a sound image. */
-export async function checkFiles(op: Operation, files: UploadedFile[], limits: UploadLimits): Promise<CheckedFiles> {
+export async function checkFiles(
+  op: Operation,
+  files: UploadedFile[],
+  limits: Pick<UploadLimits, 'maxUploadBytes' | 'maxInputPixels'>,
+): Promise<CheckedFiles> {
   const allowed = fileFields(op);
   const seen = new Set<string>();
   for (const f of files) {
@@ -87,4 +96,56 @@ export async function checkFiles(op: Operation, files: UploadedFile[], limits: U
     if (Math.abs(photoRatio - maskRatio) / photoRatio > 0.02) throw new AppError('MASK_SIZE_MISMATCH');
   }
   return checked;
+}
+
+/** Operation names are echoed in errors only this long, so a probe cannot make us repeat a megabyte. */
+const ECHOED_NAME_CHARS = 40;
+
+function knownOperation(name: string | undefined): OperationId {
+  if (!name) throw new AppError('BAD_REQUEST', { reason: 'The "operation" field is required' });
+  if (!isOperationId(name)) {
+    const shown = name.length > ECHOED_NAME_CHARS ? `${name.slice(0, ECHOED_NAME_CHARS)}…` : name;
+    throw new AppError('UNKNOWN_OPERATION', { operation: shown });
+  }
+  return name;
+}
+
+export interface Submission {
+  operation: OperationId;
+  /** The operation's parameters, as text (parseParams checks them). */
+  fields: Record<string, string>;
+  files: UploadedFile[];
+}
+
+/**
+ * Reads a multipart submission. The operation may come in the query string (`?operation=…`) or as a form field;
+ * `onOperation` runs as soon as it is known, before any later part is read, so that a refusal that depends only
+ * on who asks for what (the guest rules) is answered without taking the upload in. The web client sends it in
+ * the query string; a form whose first field is `operation` is answered as early.
+ */
+export async function readSubmission(
+  request: FastifyRequest,
+  onOperation: (operation: OperationId) => Promise<void>,
+): Promise<Submission> {
+  const inQuery = (request.query as { operation?: string } | undefined)?.operation;
+  let operation: OperationId | undefined;
+  if (inQuery !== undefined) {
+    operation = knownOperation(inQuery);
+    await onOperation(operation);
+  }
+  const fields: Record<string, string> = {};
+  const files: UploadedFile[] = [];
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      files.push({ field: part.fieldname, bytes: await part.toBuffer() });
+    } else if (part.fieldname !== 'operation') {
+      fields[part.fieldname] = String(part.value);
+    } else if (operation === undefined) {
+      operation = knownOperation(String(part.value));
+      await onOperation(operation);
+    } else if (String(part.value) !== operation) {
+      throw new AppError('BAD_REQUEST', { reason: 'The operation in the address and in the form differ' });
+    }
+  }
+  return { operation: knownOperation(operation), fields, files };
 }

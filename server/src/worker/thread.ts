@@ -24,6 +24,7 @@ export interface ThreadTask {
   input: EngineInput;
   threads: number;
   idleMs: number;
+  maxOutputPixels?: number;
   port: MessagePort;
 }
 
@@ -71,6 +72,7 @@ export default async function run(task: ThreadTask): Promise<ThreadResult> {
       { ...input, image: bufferOf(input.image), mask: bufferOf(input.mask), image2: bufferOf(input.image2) },
       {
         threads: task.threads,
+        maxOutputPixels: task.maxOutputPixels,
         progress: (p: Progress) => post({ type: 'progress', ...p }),
         // Local engines are stopped by ending the thread, so their signal never fires.
         signal: new AbortController().signal,

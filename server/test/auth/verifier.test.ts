@@ -201,3 +201,89 @@ describe('start-up refusal', () => {
     }
   });
 });
+
+describe("Google's key set unavailable", () => {
+  let flaky: http.Server;
+  let url: string;
+  let down = true;
+  let jwk: Record<string, unknown>;
+  beforeAll(async () => {
+    const pair = await generateKeyPair('RS256', { extractable: true });
+    signingKey = pair.privateKey;
+    jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+    flaky = http.createServer((_req, res) => {
+      if (down) {
+        res.statusCode = 500;
+        res.end('unavailable');
+        return;
+      }
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ keys: [jwk] }));
+    });
+    await new Promise<void>((r) => flaky.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/jwks`;
+  });
+  afterAll(() => new Promise<void>((r) => flaky.close(() => r())));
+
+  const config = () =>
+    loadAuthConfig(
+      { AUTH_MODE: 'firebase', FIREBASE_PROJECT_ID: PROJECT, FIREBASE_API_KEY: 'k', AUTH_JWKS_URL: url },
+      os.tmpdir(),
+    );
+
+  async function refusedWith(promise: Promise<unknown>, code: string, status: number) {
+    const err = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe(code);
+    expect((err as AppError).status).toBe(status);
+  }
+
+  it('is a 503 (not a 401 that signs the visitor out) while no keys were ever fetched', async () => {
+    down = true;
+    const v = createTokenVerifier(config(), { keySet: { cooldownMs: 0 } });
+    await refusedWith(v.verify(await token()), 'AUTH_UNAVAILABLE', 503);
+    down = false;
+    expect((await v.verify(await token())).uid).toBe('uid-ada');
+  });
+
+  it('reuses the keys fetched before when a refetch fails; an unknown key id is then a 503', async () => {
+    down = false;
+    const v = createTokenVerifier(config(), { keySet: { maxAgeMs: 0, cooldownMs: 0 } });
+    expect((await v.verify(await token())).uid).toBe('uid-ada');
+    down = true;
+    // Stale (max age 0) and the refetch fails: the kept keys still verify.
+    expect((await v.verify(await token())).uid).toBe('uid-ada');
+    await refusedWith(v.verify(await token({}, { kid: 'rotated' })), 'AUTH_UNAVAILABLE', 503);
+    down = false;
+    await refusedWith(v.verify(await token({}, { kid: 'rotated' })), 'INVALID_TOKEN', 401);
+  });
+
+  it('answers the API with 503 and the catalogue message', async () => {
+    down = true;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aie-keys-'));
+    const api = await buildApp({
+      config: loadConfig({
+        DATA_DIR: dataDir,
+        AUTH_MODE: 'firebase',
+        FIREBASE_PROJECT_ID: PROJECT,
+        FIREBASE_API_KEY: 'k',
+        AUTH_JWKS_URL: url,
+        WORKER_THREADS: '1',
+      }),
+    });
+    try {
+      const res = await api.app.inject({ url: '/api/me', headers: { authorization: `Bearer ${await token()}` } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        code: 'AUTH_UNAVAILABLE',
+        message: 'Sign-in cannot be checked right now. Please try again in a minute.',
+      });
+    } finally {
+      await api.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

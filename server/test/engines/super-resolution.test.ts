@@ -77,10 +77,16 @@ describe('super-resolution engine (Real-ESRGAN general-x4v3)', () => {
   }, 120_000);
 
   it('refuses results over the output-size limit with a clear message', async () => {
-    const big = { data: Buffer.alloc(1100 * 1100 * 3, 128), width: 1100, height: 1100, channels: 3 as const };
+    // 1600x1600 at 4x is 41 MP, over the 40 MP limit; 1700x1700 at 2x is 11.6 MP, made from a 4x image of 46 MP.
+    const big = { data: Buffer.alloc(1600 * 1600 * 3, 128), width: 1600, height: 1600, channels: 3 as const };
     await expect(upscale(big, '4')).rejects.toMatchObject({
       code: 'OUTPUT_TOO_LARGE',
-      message: expect.stringContaining('4400x4400'),
+      message: expect.stringContaining('6400x6400'),
+    });
+    const twice = { data: Buffer.alloc(1700 * 1700 * 3, 128), width: 1700, height: 1700, channels: 3 as const };
+    await expect(upscale(twice, '2')).rejects.toMatchObject({
+      code: 'OUTPUT_TOO_LARGE',
+      message: expect.stringContaining('3400x3400 pixels, larger than the 10 megapixels'),
     });
   });
 

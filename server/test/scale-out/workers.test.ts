@@ -127,7 +127,7 @@ describe.skipIf(skipReason)('scale-out: API + worker processes on PostgreSQL, Re
     const body = (await health.json()) as Record<string, any>;
     expect(body.queue).toMatchObject({ ok: true, kind: 'bullmq', waiting: 5, active: 0 });
     expect(body.queue.operations[OP]).toEqual({ waiting: 5, active: 0 });
-    expect(body.storage).toEqual({ ok: true, kind: 's3' });
+    expect(body.storage).toEqual({ ok: true, writable: true, kind: 's3' });
     expect(body.database).toEqual({ ok: true, kind: 'postgres' });
     // The original went to S3 and comes back byte for byte through the API.
     const original = await guest.fetch(`/api/images/${ids[0]}/original`);

@@ -1,4 +1,4 @@
-import { AppError } from '@ai-editor/core';
+import { AppError, checkOutputSize } from '@ai-editor/core';
 import sharp from 'sharp';
 import { esrganRestore, releaseEsrgan } from '../shared/esrgan.js';
 import { detectFaces, type Face, type Point, releaseFaces } from '../shared/faces.js';
@@ -177,6 +177,8 @@ const faceEnhancement: Engine = {
     const scale = Number(input.params.scale ?? 1);
     if (scale !== 1 && scale !== 2) throw new AppError('INVALID_PARAMETER', { field: 'scale', reason: 'one of 1, 2' });
     const photo = await decode(input.image);
+    // Refused at submit already; checked again here for jobs queued before the limit was lowered.
+    checkOutputSize('face-enhancement', input.params, photo, ctx.maxOutputPixels);
     ctx.progress({ stage: 'Finding faces', percent: 5 });
     const faces = await detectFaces(photo);
     ctx.signal.throwIfAborted();

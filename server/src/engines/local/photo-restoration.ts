@@ -11,7 +11,8 @@ import faceEnhancement, { NO_FACE_NOTE } from './face-enhancement.js';
 /**
  * Photo restoration, an old-photo pipeline that never invents colour:
  * 1. find scratches and dust (shared/scratches.ts) on the photo as it came, before any smoothing thins them, and
- *    add the user's mask if one was painted; eyes and lips are protected, so catchlights are not taken for dust;
+ *    add the user's mask if one was painted; eyes and lips are protected, so catchlights are not taken for dust, and
+ *    the colours are passed along, since a mark that keeps the colour it lies on is a real thin object;
  * 2. fill those marks from the photo's own texture (patch-based inpainting, shared/inpaint.ts), grain included;
  * 3. reduce grain and noise (non-local means, shared/denoise.ts);
  * 4. enhance the faces, when there are any (the face-enhancement engine: Real-ESRGAN on each face, blended back).
@@ -52,6 +53,21 @@ function luminance(img: RawImage): Buffer {
     out[i] = Math.round(
       0.299 * (img.data[o] as number) + 0.587 * (img.data[o + 1] as number) + 0.114 * (img.data[o + 2] as number),
     );
+  }
+  return out;
+}
+
+/** (max - min) / max of R, G and B per pixel: a scratch is greyer than the colour it crosses. */
+function saturation(img: RawImage): Float32Array {
+  const n = img.width * img.height;
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = i * img.channels;
+    const r = img.data[o] as number;
+    const g = img.data[o + 1] as number;
+    const b = img.data[o + 2] as number;
+    const top = Math.max(r, g, b);
+    out[i] = top ? (top - Math.min(r, g, b)) / top : 0;
   }
   return out;
 }
@@ -101,7 +117,11 @@ const photoRestoration: Engine = {
             ),
             w,
             h,
-            { sensitivity: sensitivity / 100, protect: await protectedFeatures(faces, w, h) },
+            {
+              sensitivity: sensitivity / 100,
+              protect: await protectedFeatures(faces, w, h),
+              saturation: grey ? undefined : saturation(photo),
+            },
           )
         : { mask: new Uint8Array(w * h), scratches: 0, dust: 0 };
     const user = input.mask ? await decodeMask(input.mask, w, h) : undefined;

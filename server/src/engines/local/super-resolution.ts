@@ -1,11 +1,8 @@
-import { AppError } from '@ai-editor/core';
+import { AppError, checkOutputSize } from '@ai-editor/core';
 import sharp from 'sharp';
 import { ESRGAN_SCALE, esrganUpscale, releaseEsrgan } from '../shared/esrgan.js';
 import { decode, encodePng } from '../shared/image.js';
 import type { Engine } from '../types.js';
-
-/** The largest result we make (4096x4096): a 4x run of a 1024 px photo takes ~15 s and ~1 GB here. */
-export const MAX_OUTPUT_PIXELS = 4096 * 4096;
 
 /**
  * Super-resolution with Real-ESRGAN general-x4v3 in overlapping tiles. The network is 4x only; a 2x result is its 4x
@@ -17,15 +14,10 @@ const superResolution: Engine = {
     const scale = Number(input.params.scale ?? 2);
     if (scale !== 2 && scale !== 4) throw new AppError('INVALID_PARAMETER', { field: 'scale', reason: 'one of 2, 4' });
     const photo = await decode(input.image, { alpha: true });
+    // Refused at submit already; checked again here for jobs queued before the limit was lowered.
+    checkOutputSize('super-resolution', input.params, photo, ctx.maxOutputPixels);
     const width = photo.width * scale;
     const height = photo.height * scale;
-    if (width * height > MAX_OUTPUT_PIXELS) {
-      throw new AppError('OUTPUT_TOO_LARGE', {
-        width,
-        height,
-        megapixels: Math.round((MAX_OUTPUT_PIXELS / 1e6) * 10) / 10,
-      });
-    }
     ctx.progress({ stage: 'Upscaling', percent: 5 });
     const rgb = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 4 } })
       .removeAlpha()

@@ -1,8 +1,9 @@
 import { AppError } from '@ai-editor/core';
 import {
-  createRemoteJWKSet,
+  createLocalJWKSet,
   decodeProtectedHeader,
   errors,
+  type JSONWebKeySet,
   type JWTPayload,
   type JWTVerifyGetKey,
   jwtVerify,
@@ -26,8 +27,68 @@ export interface TokenVerifier {
 /** Firebase tokens allow a little clock skew between Google and us. */
 const CLOCK_TOLERANCE_S = 30;
 
-/** Google's key set could not be had: our problem, not the caller's (a 500, logged). */
-class KeySetUnavailable extends Error {}
+/** Google rotates its keys every few hours and serves them for longer: refetch after this. */
+const KEY_SET_MAX_AGE_MS = 6 * 3600_000;
+/** At most one fetch of the key set per this long (failed fetches and unknown key ids included). */
+const KEY_SET_COOLDOWN_MS = 30_000;
+const KEY_SET_FETCH_TIMEOUT_MS = 5_000;
+
+interface KeySetOptions {
+  maxAgeMs?: number;
+  cooldownMs?: number;
+}
+
+/**
+ * Google's key set fetched over HTTP and kept. When a refetch fails, the keys fetched before go on verifying
+ * tokens; only a token no kept key fits, while the set cannot be fetched, is refused with 503 AUTH_UNAVAILABLE
+ * (our problem, not the caller's, so not a 401 that would sign them out).
+ */
+function keptKeySet(url: URL, opts: KeySetOptions = {}): JWTVerifyGetKey {
+  const maxAgeMs = opts.maxAgeMs ?? KEY_SET_MAX_AGE_MS;
+  const cooldownMs = opts.cooldownMs ?? KEY_SET_COOLDOWN_MS;
+  let kept: JWTVerifyGetKey | undefined;
+  let fetchedAt = 0;
+  let triedAt = 0;
+  let pending: Promise<void> | undefined;
+
+  async function fetchKeys(): Promise<void> {
+    triedAt = Date.now();
+    const res = await fetch(url, { signal: AbortSignal.timeout(KEY_SET_FETCH_TIMEOUT_MS) });
+    if (!res.ok) throw new Error(`the key set answered ${res.status}`);
+    kept = createLocalJWKSet((await res.json()) as JSONWebKeySet);
+    fetchedAt = Date.now();
+  }
+  async function refresh(): Promise<void> {
+    pending ??= fetchKeys().finally(() => {
+      pending = undefined;
+    });
+    try {
+      await pending;
+    } catch {
+      // The kept keys, if any, go on serving.
+      if (!kept) throw new AppError('AUTH_UNAVAILABLE');
+    }
+  }
+  const mayTry = () => Date.now() - triedAt >= cooldownMs;
+
+  return async (header, token) => {
+    if (!kept || (Date.now() - fetchedAt > maxAgeMs && mayTry())) {
+      if (kept || mayTry() || pending) await refresh();
+      else throw new AppError('AUTH_UNAVAILABLE');
+    }
+    const keys = kept as JWTVerifyGetKey;
+    try {
+      return await keys(header, token);
+    } catch (err) {
+      if (!(err instanceof errors.JWKSNoMatchingKey) || !mayTry()) throw err;
+      // A key id we do not know: Google may have rotated its keys since we fetched them.
+      const before = fetchedAt;
+      await refresh();
+      if (fetchedAt === before) throw new AppError('AUTH_UNAVAILABLE');
+      return (kept as JWTVerifyGetKey)(header, token);
+    }
+  };
+}
 
 /**
  * Verifies Firebase ID tokens: RS256 only, signed by a key in Google's key set, issued by
@@ -35,21 +96,14 @@ class KeySetUnavailable extends Error {}
  * the tokens are unsigned (`alg: none`) and only those are accepted; `assertAuthConfig` keeps that mode out of
  * production and real projects.
  */
-export function createTokenVerifier(auth: AuthConfig, opts: { keys?: JWTVerifyGetKey } = {}): TokenVerifier {
+export function createTokenVerifier(
+  auth: AuthConfig,
+  opts: { keys?: JWTVerifyGetKey; keySet?: KeySetOptions } = {},
+): TokenVerifier {
   assertAuthConfig(auth);
   const issuer = `https://securetoken.google.com/${auth.projectId}`;
   const audience = auth.projectId;
-  // Google rotates the keys every few hours; jose caches them and refetches for an unknown key id.
-  const keySet = opts.keys ?? createRemoteJWKSet(new URL(auth.jwksUrl), { cacheMaxAge: 6 * 3600_000 });
-  const keys: JWTVerifyGetKey = async (header, token) => {
-    try {
-      return await keySet(header, token);
-    } catch (err) {
-      // A key id that is not in the set is the token's fault; a set that cannot be fetched or read is not.
-      if (err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWKSMultipleMatchingKeys) throw err;
-      throw new KeySetUnavailable('Google key set unavailable', { cause: err });
-    }
-  };
+  const keys = opts.keys ?? keptKeySet(new URL(auth.jwksUrl), opts.keySet);
 
   async function claims(token: string): Promise<JWTPayload> {
     if (auth.mode === 'emulator') {
@@ -80,7 +134,7 @@ export function createTokenVerifier(auth: AuthConfig, opts: { keys?: JWTVerifyGe
           throw new Error('the token has no valid auth_time');
         }
       } catch (err) {
-        if (err instanceof KeySetUnavailable) throw err;
+        if (err instanceof AppError && err.code === 'AUTH_UNAVAILABLE') throw err;
         throw new AppError('INVALID_TOKEN');
       }
       return {

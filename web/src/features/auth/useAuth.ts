@@ -14,8 +14,12 @@ const loadSdk = () => {
   return sdk;
 };
 
+/** The visitor closed the popup (or opened a second one): their choice, not an error to report. */
+const CHOSEN_BY_VISITOR = new Set(['auth/popup-closed-by-user', 'auth/user-cancelled']);
+
 function authErrorToast(err: unknown) {
   const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'string' && CHOSEN_BY_VISITOR.has(code)) return;
   if (typeof code === 'string' && code.startsWith('auth/')) {
     toast({ variant: 'destructive', title: 'Authentication Error', description: authErrorMessage(code) });
     return;

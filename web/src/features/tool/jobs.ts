@@ -53,7 +53,9 @@ export async function submitJob(op: Operation, inputs: JobInputs): Promise<Image
   if (inputs.file2) form.append('file2', inputs.file2, inputs.file2.name);
   let res: Response;
   try {
-    res = await fetch('/api/images', { method: 'POST', body: form, credentials: 'include' });
+    // The operation in the address lets the server answer the guest rules before it reads the upload.
+    const url = `/api/images?operation=${encodeURIComponent(op.id)}`;
+    res = await fetch(url, { method: 'POST', body: form, credentials: 'include' });
   } catch {
     throw ToolError.of('UPLOAD_FAILED');
   }

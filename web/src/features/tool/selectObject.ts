@@ -15,12 +15,16 @@ export async function requestSelection(
   signal?: AbortSignal,
 ): Promise<Blob> {
   const form = new FormData();
-  form.append('operation', operation);
   for (const [k, v] of Object.entries(prompt)) form.append(k, String(Math.round(v)));
   form.append('file', file, file.name);
   let res: Response;
   try {
-    res = await fetch('/api/select-object', { method: 'POST', body: form, credentials: 'include', signal });
+    res = await fetch(`/api/select-object?operation=${encodeURIComponent(operation)}`, {
+      method: 'POST',
+      body: form,
+      credentials: 'include',
+      signal,
+    });
   } catch (err) {
     if (signal?.aborted) throw err;
     throw ToolError.of('UPLOAD_FAILED');
