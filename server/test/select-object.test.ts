@@ -77,8 +77,12 @@ describe('POST /api/select-object', () => {
       for (let i = 0; i < 2; i++) {
         const res = await visitor.submit({
           operation: 'object-removal',
-          file: blob(fixture('coffee.png'), 'image/png'),
-          mask: blob(mask, 'image/png'),
+          file: blob(c.image, 'image/png'),
+          mask: blob(
+            await sharp(mask, { raw: { width: c.width, height: c.height, channels: 1 } })
+              .png()
+              .toBuffer(),
+          ),
         });
         expect(res.status).toBe(201);
       }
