@@ -81,7 +81,9 @@ test('select object: click the cup, see its mask, erase part, undo across it, su
   const box = await canvas.boundingBox();
   if (!box) throw new Error('no canvas box');
   const at = (fx: number, fy: number) => [box.x + box.width * fx, box.y + box.height * fy] as const;
-  const selected = page.waitForResponse((r) => r.url().endsWith('/api/select-object'), { timeout: 600_000 });
+  const selected = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/select-object', {
+    timeout: 600_000,
+  });
   await page.mouse.click(...at(...truth.centre));
   // Busy while the server works, then the cup's mask on the canvas.
   await expect(page.getByTestId('selecting')).toBeVisible();
@@ -119,7 +121,9 @@ test('select object: click the cup, see its mask, erase part, undo across it, su
   expect(again[i(...truth.centre)], 'the selection is back').toBe(1);
 
   // Submit: the server stores the selection as the mask and removes the cup.
-  const created = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/images'));
+  const created = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/images',
+  );
   await page.getByRole('button', { name: 'Process Image' }).click();
   expect((await created).status()).toBe(201);
   const card = await expectResult(page, 600_000);
