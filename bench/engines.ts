@@ -6,44 +6,20 @@
  * Run: npm run bench:engines   (BENCH_ONLY=denoising,hdr-enhancement to pick engines)
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { getOperation, type OperationId, parseParams } from '@ai-editor/core';
-import sharp from 'sharp';
+import type { OperationId } from '@ai-editor/core';
 import { loadConfig } from '../server/src/config.js';
 import { localEngineModule } from '../server/src/engines/registry.js';
 import type { Engine, EngineInput } from '../server/src/engines/types.js';
+import { benchOperations, inputFor } from './support/inputs.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SOAK = Number(process.env.BENCH_SOAK_JOBS ?? 200);
-const only = process.env.BENCH_ONLY?.split(',');
 process.env.MODEL_CACHE_DIR ??= path.resolve(import.meta.dirname, '../data/models');
 const threads = loadConfig().inferenceThreads;
-const fixtures = path.resolve(import.meta.dirname, '../fixtures');
 
-const dir = path.resolve(import.meta.dirname, '../server/src/engines/local');
-const operations = fs
-  .readdirSync(dir)
-  .map((f) => f.replace(/\.ts$/, '') as OperationId)
-  .filter((op) => !only || only.includes(op))
-  .sort();
-
-/** Faces for the face tools, a scene for the rest; a centred blob mask for the mask tools. */
-async function inputFor(op: OperationId, size: number, params: Record<string, string> = {}): Promise<EngineInput> {
-  const name = /face|restoration|cartoon|segmentation/.test(op) ? 'astronaut.png' : 'coffee.png';
-  const image = await sharp(path.join(fixtures, name))
-    .resize(size, size, { fit: 'cover', kernel: 'lanczos3' })
-    .png()
-    .toBuffer();
-  const spec = getOperation(op);
-  const input: EngineInput = { operation: op, image, params: parseParams(spec, params) };
-  if (spec.mask === 'required') {
-    const r = Math.round(size * 0.12);
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"><rect width="100%" height="100%" fill="black"/><ellipse cx="${size * 0.6}" cy="${size * 0.55}" rx="${r}" ry="${r * 0.7}" fill="white"/></svg>`;
-    input.mask = await sharp(Buffer.from(svg)).png().toBuffer();
-  }
-  return input;
-}
+const operations = benchOperations();
 
 const ctx = { threads, progress: () => {}, signal: new AbortController().signal };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
@@ -53,14 +29,19 @@ const engines = new Map<OperationId, Engine>();
 async function time(engine: Engine, input: EngineInput) {
   await engine.run(input, ctx); // warm: models loaded, caches filled
   const times: number[] = [];
+  const cpuTimes: number[] = [];
   let out: Buffer | undefined;
   for (let i = 0; i < RUNS; i++) {
     const t = performance.now();
+    const cpu = process.cpuUsage();
     out = (await engine.run(input, ctx)).images[0];
     times.push(performance.now() - t);
+    const used = process.cpuUsage(cpu);
+    cpuTimes.push((used.user + used.system) / 1000);
   }
   return {
     ms: median(times),
+    cpuMs: median(cpuTimes),
     hash: createHash('sha256')
       .update(out as Buffer)
       .digest('hex')
@@ -68,8 +49,11 @@ async function time(engine: Engine, input: EngineInput) {
   };
 }
 
-console.log(`local engines, ${threads} inference threads, warm median of ${RUNS} runs`);
-console.log(['engine', 'size', 'params', 'warm ms', 'RSS after', 'output sha256'].join('\t'));
+console.log(
+  `local engines, ${threads} inference threads, warm median of ${RUNS} runs, load ${(os.loadavg()[0] as number).toFixed(1)}`,
+);
+// CPU time (the process's user + system) beside wall time: on a shared machine the wall time follows the load.
+console.log(['engine', 'size', 'params', 'warm ms', 'cpu ms', 'RSS after', 'output sha256'].join('\t'));
 type Case = { op: OperationId; params?: Record<string, string> };
 const cases = operations.flatMap((op): Case[] =>
   op === 'super-resolution'
@@ -93,6 +77,7 @@ for (const { op, params } of cases) {
         `${size}x${size}`,
         JSON.stringify(params ?? {}),
         r.ms.toFixed(0),
+        r.cpuMs.toFixed(0),
         mb(process.memoryUsage().rss),
         r.hash,
       ].join('\t'),

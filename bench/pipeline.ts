@@ -7,7 +7,6 @@
  * - the result's size and hash, so a rerun can be compared.
  * Run: npm run bench:pipeline
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +15,8 @@ import sharp from 'sharp';
 import { buildApp } from '../server/src/app.js';
 import { loadConfig } from '../server/src/config.js';
 import engine from '../server/src/engines/local/background-removal.js';
-import { createEmulatorAccount, emulatorAnswers } from '../server/test/support/emulator-accounts.js';
+import { percentile, pollsDuring } from './support/poll-under-load.js';
+import { signIn } from './support/sign-in.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const fixtures = path.resolve(import.meta.dirname, '../fixtures');
@@ -25,8 +25,6 @@ const photo = await sharp(path.join(fixtures, 'astronaut.png'))
   .jpeg({ quality: 92 })
   .toBuffer();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] as number;
 
 const config = loadConfig({
   ...process.env,
@@ -50,11 +48,10 @@ for (let i = 0; i < RUNS; i++) {
 }
 await engine.release?.();
 
-// 2. The same through HTTP: one warm-up job so the worker thread has its model loaded, then timed jobs.
+// 2. The same through HTTP: one warm-up job so the engine host has its model loaded, then timed jobs.
 const handle = await buildApp({ config });
 const base = await handle.app.listen({ port: 0, host: '127.0.0.1' });
-let cookie = '';
-await signIn();
+const cookie = await signIn(base);
 async function submit(): Promise<number> {
   const form = new FormData();
   form.append('operation', 'background-removal');
@@ -64,21 +61,6 @@ async function submit(): Promise<number> {
   if (!body.id) throw new Error(`submission refused: ${body.message}`);
   return body.id;
 }
-/** Background removal needs a signed-in user: one is minted in the Auth emulator the app started beside it. */
-async function signIn(): Promise<void> {
-  const { auth } = (await (await fetch(`${base}/api/config`)).json()) as { auth: { emulatorUrl: string | null } };
-  if (!auth.emulatorUrl) throw new Error('the benchmark signs in through the Auth emulator (AUTH_MODE=emulator)');
-  await emulatorAnswers(auth.emulatorUrl);
-  const { idToken } = await createEmulatorAccount(auth.emulatorUrl, { email: `bench-${Date.now()}@example.com` });
-  const res = await fetch(`${base}/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ idToken }),
-  });
-  if (!res.ok) throw new Error(`sign-in failed: ${res.status}`);
-  cookie = (res.headers.getSetCookie()[0] ?? '').split(';')[0] as string;
-}
-
 function finished(id: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const done = (row: { id: number; status: string }) => {
@@ -101,32 +83,11 @@ await endToEnd();
 const e2e: number[] = [];
 for (let i = 0; i < RUNS; i++) e2e.push(await endToEnd());
 
-// 3. Status polls at a steady 200/s while two jobs run (one in the worker thread, one waiting), sent from a
+// 3. Status polls at a steady 200/s while two jobs run (one in the engine host, one waiting), sent from a
 // second process as browsers would be: the load generator's own work must not be charged to the server.
 const pollId = await submit();
 const jobs = Promise.all([finished(pollId), submit().then(finished)]);
-const load = spawn(
-  process.execPath,
-  [
-    '--import',
-    'tsx',
-    path.join(import.meta.dirname, 'support/poll-load.ts'),
-    `${base}/api/images/${pollId}`,
-    '200',
-    cookie,
-    '60',
-  ],
-  { stdio: ['pipe', 'pipe', 'inherit'] },
-);
-let loadOutput = '';
-load.stdout.on('data', (chunk) => {
-  loadOutput += chunk;
-});
-const loadExited = new Promise((resolve) => load.on('exit', resolve));
-await jobs;
-load.stdin.end('stop\n');
-await loadExited;
-const { latencies, failures } = JSON.parse(loadOutput) as { latencies: number[]; failures: string[] };
+const { latencies, failures } = await pollsDuring(`${base}/api/images/${pollId}`, 200, cookie, jobs);
 if (failures.length) throw new Error(`${failures.length} status polls failed, e.g. ${failures[0]}`);
 await handle.close();
 
@@ -141,7 +102,7 @@ console.log(`engine raw            ${rawMs.toFixed(0)} ms`);
 console.log(`end to end (HTTP)     ${e2eMs.toFixed(0)} ms`);
 console.log(`ratio                 ${(e2eMs / rawMs).toFixed(3)}   (target <= 1.15)`);
 console.log(
-  `GET /api/images/:id   p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms over ${latencies.length} requests at 200/s while 2 jobs ran   (target p99 <= 25 ms)`,
+  `GET /api/images/:id   p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms over ${latencies.length} requests at 200/s while 2 jobs ran   (target p99 <= 25 ms)`,
 );
 console.log(`result                ${(output as Buffer).length} bytes, sha256 ${hash}`);
 process.exit(0);

@@ -41,7 +41,7 @@ const ROUTES: { path: string; heading: string | RegExp; content: (string | RegEx
   { path: '/api-docs', heading: 'API Reference', content: ['/api/images', '/api/health'] },
   { path: '/contact', heading: 'Contact Us', content: ['Send Message'] },
   { path: '/status', heading: 'System Status', content: ['Image Enhancement API', 'Background Jobs'] },
-  { path: '/about', heading: 'About AI Editor', content: ['100k+', '1M+', '16', '99%', '2024'] },
+  { path: '/about', heading: 'About AI Editor', content: ['100k+', '1M+', 'AI features', '99%', '2024'] },
   {
     path: '/blog',
     heading: 'Blog',

@@ -1,15 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
-import { allowUse, choosePhoto, fixture } from './tool-support';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Let entrance animations finish so colours are measured at rest.
-  await page.waitForTimeout(700);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+import { expect, test } from '@playwright/test';
+import { allowUse, choosePhoto, fixture, seriousViolations } from './tool-support';
 
 for (const appearance of ['light', 'dark'] as const) {
   test.describe(`${appearance} theme`, () => {

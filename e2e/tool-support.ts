@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LIMITS, OPERATIONS, type OperationId } from '@ai-editor/core';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { signIn } from './auth-support';
@@ -121,4 +122,14 @@ export async function expectResult(page: Page, timeout = 150_000): Promise<Locat
   const card = page.getByTestId('result-card');
   await expect(card).toBeVisible({ timeout });
   return card;
+}
+
+/** axe's serious and critical findings on the page, one line each (an empty list is a pass). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // Let entrance animations finish so colours are measured at rest.
+  await page.waitForTimeout(700);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

@@ -13,6 +13,8 @@ export const ERRORS = {
     message: 'Invalid file type. Please upload a JPEG, PNG, or WebP image',
   },
   TOO_MANY_FILES: { status: 400, title: 'Error', message: 'Please upload one image at a time' },
+  /** A batch (several photos, one job each) is checked in the page: it has no request of its own. */
+  BATCH_TOO_MANY: { status: 400, title: 'Error', message: 'Please choose up to {max} images at a time' },
   UNEXPECTED_FILE: { status: 400, title: 'Error', message: 'Unexpected file field "{field}"' },
   IMAGE_UNREADABLE: {
     status: 422,

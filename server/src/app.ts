@@ -68,7 +68,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
   const jobs = new JobService({ db: database.db, storage, registry, config, log: app.log });
   // Embedded queue and engine pool by default; BullMQ (and worker processes) with REDIS_URL (adapters/select.ts).
-  const { queue, pool } = selectQueue(config, { jobs, db: database.db, log: app.log });
+  const { queue, pool } = selectQueue(config, { jobs, db: database.db, log: app.log, registry });
   jobs.queue = queue;
   jobs.pool = pool;
 

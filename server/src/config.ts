@@ -25,11 +25,17 @@ export interface Config {
   /** The largest image any tool may make (core's checkOutputSize), refused at submit. */
   maxOutputPixels: number;
   dailyUsesPerOperation: number;
-  /** Worker threads running local engines, and onnxruntime threads inside each. */
-  workerThreads: number;
+  /** Engine host processes running local engines, and onnxruntime threads inside each. */
+  engineHosts: number;
   inferenceThreads: number;
+  /** A host whose resident memory goes over this is ended and its job fails (the photo is too large). */
+  engineMemoryMb: number;
+  /** How often the supervisor reads each host's resident memory. */
+  engineMemorySampleMs: number;
+  /** Operations whose engines each host loads at start ('all' the local ones, or none: []). */
+  enginePreload: 'all' | string[];
   jobTimeoutMs: number;
-  /** A worker thread releases its models after this long without a job. */
+  /** Engines release their models after this long without a job (0: never). */
   modelIdleMs: number;
   retentionHours: number;
   /** `/api/health` reports storage with less free space than this as not ok (local storage). */
@@ -81,16 +87,41 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return n;
 }
 
-/** Each worker thread holds its own models (~1.3 GB for the largest); leave a core's worth of room for the API. */
-function defaultWorkerThreads(): number {
-  const cores = os.availableParallelism();
-  const byMemory = Math.floor(os.totalmem() / (3 * 1024 ** 3));
-  return Math.max(1, Math.min(Math.ceil(cores / 2), byMemory));
+/**
+ * Memory a host may use by default: every model loaded (~1.6 GB) plus the largest job's buffers (~1 GB for a 4096 px
+ * super-resolution), and no more, so that a photo that would need far more is stopped early.
+ */
+const DEFAULT_ENGINE_MEMORY_MB = 3072;
+/** Of the machine's memory, the share engine hosts may take together; the rest is the API's and the system's. */
+const HOSTS_MEMORY_SHARE = 0.75;
+/** Preloading every model takes this much of a host's budget; below it, models load at first use instead. */
+const PRELOAD_MIN_MB = 2048;
+
+const totalMb = () => os.totalmem() / 1024 ** 2;
+
+/** Each host holds its own copy of its models: half the cores (one is the API's), as many as the memory holds. */
+function defaultEngineHosts(): number {
+  const byMemory = Math.floor((totalMb() * HOSTS_MEMORY_SHARE) / DEFAULT_ENGINE_MEMORY_MB);
+  return Math.max(1, Math.min(Math.ceil(os.availableParallelism() / 2), byMemory));
+}
+
+/** ENGINE_PRELOAD: true (every local engine, the default when the budget allows), false, or operation ids. */
+function preloadSetting(raw: string | undefined, memoryMb: number): 'all' | string[] {
+  if (raw === undefined || raw === '') return memoryMb >= PRELOAD_MIN_MB ? 'all' : [];
+  if (raw === 'true') return 'all';
+  if (raw === 'false') return [];
+  return raw.split(',').map((s) => s.trim());
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
-  const workerThreads = int(env, 'WORKER_THREADS', defaultWorkerThreads());
+  // WORKER_THREADS is the setting's name from when engines ran in worker threads.
+  const engineHosts = int(env, 'ENGINE_HOSTS', int(env, 'WORKER_THREADS', defaultEngineHosts()));
+  const engineMemoryMb = int(
+    env,
+    'ENGINE_MEMORY_MB',
+    Math.min(DEFAULT_ENGINE_MEMORY_MB, Math.floor((totalMb() * HOSTS_MEMORY_SHARE) / engineHosts)),
+  );
   const engineChoice = perOperation(env, 'ENGINE_');
   const auth = loadAuthConfig(env, dataDir);
   return {
@@ -108,8 +139,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxInputPixels: int(env, 'MAX_INPUT_PIXELS', LIMITS.maxInputPixels),
     maxOutputPixels: int(env, 'MAX_OUTPUT_PIXELS', LIMITS.maxOutputPixels),
     dailyUsesPerOperation: int(env, 'DAILY_USES_PER_OPERATION', LIMITS.dailyUsesPerOperation),
-    workerThreads,
-    inferenceThreads: int(env, 'INFERENCE_THREADS', Math.max(1, Math.floor(os.availableParallelism() / workerThreads))),
+    engineHosts,
+    inferenceThreads: int(env, 'INFERENCE_THREADS', Math.max(1, Math.floor(os.availableParallelism() / engineHosts))),
+    engineMemoryMb,
+    engineMemorySampleMs: int(env, 'ENGINE_MEMORY_SAMPLE_MS', 100),
+    enginePreload: preloadSetting(env.ENGINE_PRELOAD, engineMemoryMb),
     jobTimeoutMs: int(env, 'JOB_TIMEOUT_MS', 5 * 60_000),
     modelIdleMs: int(env, 'MODEL_IDLE_MS', 10 * 60_000),
     retentionHours: int(env, 'RETENTION_HOURS', LIMITS.retentionHours),
@@ -130,7 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ads: { client: env.AD_CLIENT || undefined, slot: env.AD_SLOT || undefined },
     downloadsEnabled: env.DOWNLOADS_ENABLED !== 'false',
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url))),
-    scaleOut: loadScaleOutConfig(env, { workerThreads }),
+    scaleOut: loadScaleOutConfig(env, { workerThreads: engineHosts }),
     auth,
     trustProxy: env.TRUST_PROXY === 'true',
     guestRateLimit: {

@@ -91,6 +91,11 @@ export class BullmqQueue implements JobQueue {
     }
   }
 
+  /** A waiting entry is removed; an active one is locked by its worker, which sees the row is no longer pending. */
+  async remove(imageId: number): Promise<void> {
+    await this.read(() => this.queue.remove(bullmqJobId(imageId)));
+  }
+
   async position(imageId: number): Promise<number | undefined> {
     // Oldest first: the worker takes the oldest waiting job next.
     const ids = await this.read(() => this.queue.getRanges(['waiting'], 0, -1, true));
@@ -155,7 +160,7 @@ export interface BullmqWorkerOptions extends BullmqOptions {
 }
 
 /**
- * The consumer side: runs `handler(imageId)` for each job. Inference runs in worker threads, so this event loop
+ * The consumer side: runs `handler(imageId)` for each job. Inference runs in engine host processes, so this event loop
  * stays free to renew job locks. A worker that dies mid-job stops renewing its lock; another worker then finds the
  * job stalled and runs it again (the row's attempt count turns the second interruption into a clear failure).
  */

@@ -1,101 +1,342 @@
-import { MessageChannel } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import { type ChildProcess, fork } from 'node:child_process';
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
-import type { ThreadMessage, ThreadResult, ThreadTask } from '../worker/thread.js';
+import { HOST_OPTIONS_ENV, type HostMessage, type HostOptions, type RunCommand } from '../worker/host-protocol.js';
 
-const THREAD_BOOT_MS = 60_000;
+/** A fresh host may take a while to boot and import its engine on a busy machine: not counted in the job's time. */
+const HOST_BOOT_MS = 60_000;
+/** A host that dies before it is ready is started again after this long, doubling up to the maximum. */
+const RESPAWN_DELAY_MS = 500;
+const RESPAWN_DELAY_MAX_MS = 30_000;
 
-/** Why a task did not produce a result: the engine failed (its message is for the user), or the thread died. */
+const HOST_ENTRY = fileURLToPath(new URL('../worker/host.ts', import.meta.url));
+/** Hosts run the TypeScript sources through tsx, as the server itself does. */
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+/**
+ * Why a job got no result. `engine`: the engine refused (its message is for the visitor). The others mean its host
+ * was ended: `timeout` and `cancelled` by the pool, `memory` by the pool for going over the memory budget,
+ * `crashed` by anything else (a native crash, abort(), the kernel's out-of-memory killer).
+ */
+export type FailureReason = 'engine' | 'crashed' | 'timeout' | 'cancelled' | 'memory';
+
 export class EngineFailure extends Error {
   constructor(
     message: string,
-    readonly reason: 'engine' | 'crashed' | 'timeout',
+    readonly reason: FailureReason,
     /** The error catalogue's code, when the engine threw one of its errors. */
     readonly code?: string,
   ) {
     super(message);
   }
+
+  /** The job itself brought its host down (counted against it: a job that does so twice is not run again). */
+  get endedHost(): boolean {
+    return this.reason === 'crashed' || this.reason === 'memory';
+  }
 }
 
 export interface EnginePoolOptions {
-  threads: number;
+  /** Engine host processes. */
+  hosts: number;
+  /** onnxruntime intra-op threads in each host. */
   inferenceThreads: number;
+  /** Engines release their models after this long without a job (0: never). */
   idleMs: number;
+  /** A host whose resident memory goes over this is ended, and its job fails. */
+  memoryMb: number;
+  /** How often each host's resident memory is read. */
+  memorySampleMs: number;
+  /** Engine modules each host loads when it starts. */
+  preload: string[];
+  /** The server's output-pixel limit, passed to engines (core's checkOutputSize). */
   maxOutputPixels?: number;
+  log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+export interface RunOptions {
+  onProgress: (p: Progress) => void;
+  /** Counted from the engine's start (after the host booted and imported the engine). */
+  timeoutMs: number;
+  /** Aborting it cancels the job: it leaves the pool's queue, or its host is ended. */
+  signal?: AbortSignal;
+}
+
+/** Pool figures for /api/health and the benchmarks. */
+export interface PoolStats {
+  hosts: number;
+  busy: number;
+  /** Jobs waiting for a free host. */
+  waiting: number;
+  /** Hosts ended and replaced since the pool started. */
+  replaced: number;
+  memoryBudgetMb: number;
+  /** Resident memory of each host at the last sample. */
+  rssMb: number[];
+  pids: number[];
+}
+
+interface Task {
+  id: number;
+  module: string;
+  input: EngineInput;
+  opts: RunOptions;
+  resolve(output: EngineOutput): void;
+  reject(err: EngineFailure): void;
+}
+
+/** One host process and the job it runs. */
+class Host {
+  readonly child: ChildProcess;
+  task?: Task;
+  ready = false;
+  rssMb = 0;
+  loaded: string[] = [];
+  /** Set when the pool ends the host, so that its exit is put down to the right cause. */
+  private endReason?: FailureReason;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    options: HostOptions,
+    private readonly onIdle: (host: Host) => void,
+    onExit: (host: Host, code: number | null, signal: NodeJS.Signals | null) => void,
+  ) {
+    this.child = fork(HOST_ENTRY, [], {
+      execArgv: ['--import', TSX_LOADER, '--no-warnings'],
+      env: { ...process.env, [HOST_OPTIONS_ENV]: JSON.stringify(options) },
+      // Buffers (the photo in, the PNGs out) cross as bytes, not as JSON arrays.
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.child.on('message', (m: HostMessage) => this.onMessage(m));
+    // A send to a host that just died fails; its exit handler fails the job.
+    this.child.on('error', () => {});
+    this.child.once('exit', (code, signal) => {
+      clearTimeout(this.timer);
+      onExit(this, code, signal);
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  start(task: Task): void {
+    this.task = task;
+    this.timer = setTimeout(() => this.end('timeout'), task.opts.timeoutMs + HOST_BOOT_MS);
+    const command: RunCommand = { type: 'run', task: task.id, module: task.module, input: task.input };
+    this.child.send(command);
+  }
+
+  /** Ends the host with SIGKILL: the only way to stop native or wasm code mid-call. Its job fails on exit. */
+  end(reason: FailureReason): void {
+    this.endReason ??= reason;
+    if (this.alive) this.child.kill('SIGKILL');
+  }
+
+  /** The job's failure once the host has exited. */
+  failure(code: number | null, signal: NodeJS.Signals | null): EngineFailure {
+    const reason = this.endReason ?? 'crashed';
+    const how = signal ? `signal ${signal}` : `exit code ${code}`;
+    return new EngineFailure(`engine host ended (${reason}, ${how})`, reason);
+  }
+
+  private onMessage(m: HostMessage): void {
+    if (m.type === 'ready') {
+      // Jobs go to a host once it listens: IPC messages sent before that would be lost.
+      this.ready = true;
+      this.onIdle(this);
+    }
+    if (m.type === 'loaded') this.loaded = m.modules;
+    const task = this.task;
+    if (!task || !('task' in m) || m.task !== task.id) return;
+    if (m.type === 'started') {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.end('timeout'), task.opts.timeoutMs);
+    } else if (m.type === 'progress') {
+      const { type: _, task: __, ...p } = m;
+      task.opts.onProgress(p);
+    } else {
+      clearTimeout(this.timer);
+      this.task = undefined;
+      if (m.type === 'done') {
+        task.resolve({ images: m.images.map(bufferOf), metadata: m.metadata });
+      } else {
+        task.reject(new EngineFailure(m.error, 'engine', m.code));
+      }
+      this.onIdle(this);
+    }
+  }
+}
+
+const bufferOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+/** Resident memory of a process in MB, from /proc (Linux); undefined where that cannot be read. */
+export async function residentMb(pid: number): Promise<number | undefined> {
+  try {
+    const status = await fs.readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * The worker-thread pool that runs local engines off the event loop. A timed-out task ends its thread (wasm and
- * native inference cannot be interrupted otherwise) and piscina starts a fresh one; so does a crashed thread.
+ * The supervised engine hosts that run local engines off the API's event loop: a fixed number of child processes,
+ * each running one job at a time, with jobs waiting here in order for a free host. A timeout, a cancel or a memory
+ * overrun ends the host with SIGKILL; a crash ends only that host. Either way its job fails and a replacement
+ * starts at once, so that the process holding the pool (the API, or a scale-out worker) never goes down.
  */
 export class EnginePool {
-  private readonly piscina: Piscina;
-  private readonly lastRun = new Map<string, number>();
+  private hosts: Host[] = [];
+  private readonly waiting: Task[] = [];
+  private nextTask = 1;
+  private replaced = 0;
+  private respawnDelay = RESPAWN_DELAY_MS;
+  private preload: string[];
+  private closed = false;
+  private readonly sampler: NodeJS.Timeout;
 
   constructor(private readonly opts: EnginePoolOptions) {
-    this.piscina = new Piscina({
-      filename: new URL('../worker/thread-entry.mjs', import.meta.url).href,
-      minThreads: opts.threads,
-      maxThreads: opts.threads,
-      idleTimeout: Number.POSITIVE_INFINITY,
-      // Each thread runs one job at a time; waiting jobs stay in our own queue, where their position is known.
-      concurrentTasksPerWorker: 1,
-    });
+    this.preload = opts.preload;
+    for (let i = 0; i < opts.hosts; i++) this.spawn();
+    this.sampler = setInterval(() => void this.sampleMemory(), opts.memorySampleMs);
+    this.sampler.unref();
   }
 
   get size(): number {
-    return this.opts.threads;
+    return this.opts.hosts;
   }
 
-  /** Modules that ran within the idle time are (very likely) still loaded in some thread. */
+  /** Whether some host has this engine module's models in memory. */
   isLoaded(module: string): boolean {
-    const t = this.lastRun.get(module);
-    return t !== undefined && Date.now() - t < this.opts.idleMs;
+    return this.hosts.some((h) => h.loaded.includes(module));
   }
 
-  async run(
-    module: string,
-    input: EngineInput,
-    opts: { onProgress: (p: Progress) => void; timeoutMs: number },
-  ): Promise<EngineOutput> {
-    const { port1, port2 } = new MessageChannel();
-    const abort = new AbortController();
-    // A fresh thread may take a while to boot on a busy machine: the job's time counts from the engine's start.
-    let timer = setTimeout(() => abort.abort(), opts.timeoutMs + THREAD_BOOT_MS);
-    port1.on('message', ({ type, ...p }: ThreadMessage) => {
-      if (type === 'progress') opts.onProgress(p as Progress);
-      else {
-        clearTimeout(timer);
-        timer = setTimeout(() => abort.abort(), opts.timeoutMs);
-      }
-    });
-    const task: ThreadTask = {
-      module,
-      input,
-      threads: this.opts.inferenceThreads,
-      idleMs: this.opts.idleMs,
-      maxOutputPixels: this.opts.maxOutputPixels,
-      port: port2,
+  stats(): PoolStats {
+    return {
+      hosts: this.hosts.length,
+      busy: this.hosts.filter((h) => h.task).length,
+      waiting: this.waiting.length,
+      replaced: this.replaced,
+      memoryBudgetMb: this.opts.memoryMb,
+      rssMb: this.hosts.map((h) => Math.round(h.rssMb)),
+      pids: this.hosts.flatMap((h) => (h.pid ? [h.pid] : [])),
     };
-    try {
-      const result = (await this.piscina.run(task, { transferList: [port2], signal: abort.signal })) as ThreadResult;
-      this.lastRun.set(module, Date.now());
-      if (!result.ok) throw new EngineFailure(result.error, 'engine', result.code);
-      return {
-        images: result.images.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)),
-        metadata: result.metadata,
+  }
+
+  run(module: string, input: EngineInput, opts: RunOptions): Promise<EngineOutput> {
+    if (this.closed) return Promise.reject(new EngineFailure('the engine pool is closed', 'crashed'));
+    if (opts.signal?.aborted) return Promise.reject(new EngineFailure('cancelled', 'cancelled'));
+    return new Promise<EngineOutput>((resolve, reject) => {
+      const onAbort = () => {
+        const i = this.waiting.indexOf(task);
+        if (i >= 0) {
+          this.waiting.splice(i, 1);
+          reject(new EngineFailure('cancelled', 'cancelled'));
+        } else this.hosts.find((h) => h.task === task)?.end('cancelled');
       };
-    } catch (err) {
-      if (err instanceof EngineFailure) throw err;
-      if (abort.signal.aborted) throw new EngineFailure('timeout', 'timeout');
-      throw new EngineFailure(err instanceof Error ? err.message : String(err), 'crashed');
-    } finally {
-      clearTimeout(timer);
-      port1.close();
+      const done = () => opts.signal?.removeEventListener('abort', onAbort);
+      const task: Task = {
+        id: this.nextTask++,
+        module,
+        input,
+        opts,
+        resolve: (out) => {
+          done();
+          resolve(out);
+        },
+        reject: (err) => {
+          done();
+          reject(err);
+        },
+      };
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(task);
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    for (const host of this.hosts) {
+      if (this.waiting.length === 0) return;
+      if (!host.task && host.ready && host.alive) host.start(this.waiting.shift() as Task);
     }
   }
 
-  close(): Promise<void> {
-    return this.piscina.destroy();
+  private spawn(): void {
+    const options: HostOptions = {
+      threads: this.opts.inferenceThreads,
+      idleMs: this.opts.idleMs,
+      maxOutputPixels: this.opts.maxOutputPixels,
+      preload: this.preload,
+    };
+    this.hosts.push(new Host(options, () => this.dispatch(), this.onExit));
+  }
+
+  private readonly onExit = (host: Host, code: number | null, signal: NodeJS.Signals | null) => {
+    this.hosts = this.hosts.filter((h) => h !== host);
+    const task = host.task;
+    host.task = undefined;
+    if (task) {
+      const failure = host.failure(code, signal);
+      if (failure.reason !== 'cancelled' && failure.reason !== 'timeout') {
+        this.opts.log?.error({ pid: host.pid, code, signal, reason: failure.reason }, 'engine host ended mid-job');
+      }
+      task.reject(failure);
+    }
+    if (this.closed) return;
+    this.replaced++;
+    // A host that could not even start is not restarted in a tight loop.
+    const delay = host.ready ? 0 : this.respawnDelay;
+    this.respawnDelay = host.ready ? RESPAWN_DELAY_MS : Math.min(this.respawnDelay * 2, RESPAWN_DELAY_MAX_MS);
+    setTimeout(() => {
+      if (this.closed) return;
+      this.spawn();
+      this.dispatch();
+    }, delay).unref();
+  };
+
+  /** Reads each host's resident memory and ends a host over the budget (its job fails: the photo is too large). */
+  private async sampleMemory(): Promise<void> {
+    await Promise.all(
+      this.hosts.map(async (host) => {
+        if (!host.pid || !host.alive) return;
+        const mb = await residentMb(host.pid);
+        if (mb === undefined) return;
+        host.rssMb = mb;
+        if (mb <= this.opts.memoryMb) return;
+        this.opts.log?.warn(
+          { pid: host.pid, rssMb: Math.round(mb), budgetMb: this.opts.memoryMb, busy: !!host.task },
+          'engine host over its memory budget (ENGINE_MEMORY_MB): ending it',
+        );
+        // Models alone over the budget: replacements load them on demand instead of at start, or they would be
+        // ended again and again.
+        if (!host.task) this.preload = [];
+        host.end('memory');
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sampler);
+    for (const task of this.waiting.splice(0)) task.reject(new EngineFailure('the engine pool is closed', 'crashed'));
+    await Promise.all(
+      this.hosts.map((host) => {
+        if (!host.alive) return undefined;
+        const exited = new Promise((resolve) => host.child.once('exit', resolve));
+        host.end('cancelled');
+        return exited;
+      }),
+    );
+    this.hosts = [];
   }
 }

@@ -5,6 +5,8 @@
 export interface JobQueue {
   readonly kind: string;
   enqueue(jobId: number): Promise<void>;
+  /** Takes a waiting job out of the queue (it was cancelled); a job already running is not affected. */
+  remove(jobId: number): Promise<void>;
   /** 1 for the next job to start; undefined once it has started (or when unknown). */
   position(jobId: number): Promise<number | undefined>;
   stats(): Promise<QueueStats>;
@@ -47,6 +49,11 @@ export class InProcessQueue implements JobQueue {
     if (this.closed || this.active.has(jobId) || this.waiting.includes(jobId)) return;
     this.waiting.push(jobId);
     this.pump();
+  }
+
+  async remove(jobId: number): Promise<void> {
+    const i = this.waiting.indexOf(jobId);
+    if (i >= 0) this.waiting.splice(i, 1);
   }
 
   async position(jobId: number): Promise<number | undefined> {

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import { images } from '../db/schema.js';
+import type { EngineRegistry } from '../engines/registry.js';
 import type { JobService } from '../services/jobs.js';
 import { BullmqQueue, startBullmqWorker } from './bullmq-queue.js';
 import type { Database } from './db.js';
@@ -48,12 +49,20 @@ export function selectRateLimiters(config: Config, log: FastifyBaseLogger): Rate
   };
 }
 
-export function createEnginePool(config: Config): EnginePool {
+/** The engine hosts of this process (the API on the embedded defaults, or a scale-out worker): one code path. */
+export function createEnginePool(config: Config, registry: EngineRegistry, log?: FastifyBaseLogger): EnginePool {
+  const local = registry.all().flatMap((b) => (b.kind === 'local' ? [b] : []));
+  const wanted = config.enginePreload;
+  const preload = local.filter((b) => wanted === 'all' || wanted.includes(b.operation)).map((b) => b.module);
   return new EnginePool({
-    threads: config.workerThreads,
+    hosts: config.engineHosts,
     inferenceThreads: config.inferenceThreads,
     idleMs: config.modelIdleMs,
+    memoryMb: config.engineMemoryMb,
+    memorySampleMs: config.engineMemorySampleMs,
     maxOutputPixels: config.maxOutputPixels,
+    preload,
+    log,
   });
 }
 
@@ -73,20 +82,19 @@ export interface QueueSelection {
 }
 
 /**
- * The embedded default: an in-process queue feeding this process's worker-thread pool. With `REDIS_URL`: the
+ * The embedded default: an in-process queue feeding this process's engine hosts. With `REDIS_URL`: the
  * BullMQ queue, and engines only where `RUN_ENGINES=true` (worker processes run them otherwise; see worker/main.ts).
  * Closing the queue drains the jobs this process is running before the pool closes.
  */
 export function selectQueue(
   config: Config,
-  deps: { jobs: JobService; db: Database; log: FastifyBaseLogger },
+  deps: { jobs: JobService; db: Database; log: FastifyBaseLogger; registry: EngineRegistry },
 ): QueueSelection {
   const { redisUrl, queuePrefix, runEngines } = config.scaleOut;
   if (!redisUrl && !runEngines) throw new Error('RUN_ENGINES=false needs REDIS_URL: worker processes run the jobs');
-  const pool = runEngines ? createEnginePool(config) : undefined;
+  const pool = runEngines ? createEnginePool(config, deps.registry, deps.log) : undefined;
   if (!redisUrl) {
-    // Remote engines only wait on the network, so the queue may run a few more jobs than there are threads.
-    return { queue: new InProcessQueue((id) => deps.jobs.process(id), config.workerThreads), pool };
+    return { queue: new InProcessQueue((id) => deps.jobs.process(id), config.engineHosts), pool };
   }
   const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, operationLookup(deps.db), deps.log);
   if (pool) {

@@ -42,8 +42,9 @@ export function healthRoutes(app: FastifyInstance, deps: HealthDeps) {
         status: ok ? 'ok' : 'degraded',
         database: { ok: database, kind: deps.database.kind },
         storage: { ...storage, kind: deps.storage.kind },
-        // engineThreads: the inference threads of this process (none in an API process of a scale-out deployment).
-        queue: { ok: queueOk, kind: deps.queue.kind, ...queueStats, engineThreads: deps.pool?.size ?? 0 },
+        queue: { ok: queueOk, kind: deps.queue.kind, ...queueStats },
+        // This process's engine hosts (null in an API process of a scale-out deployment: its workers have them).
+        engineHosts: deps.pool?.stats() ?? null,
         engines,
         unavailable: engines.filter((e) => !e.available).map((e) => e.operation),
       };

@@ -98,6 +98,19 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
     },
   );
 
+  app.post<{ Params: { id: string } }>(
+    '/api/images/:id/cancel',
+    {
+      schema: {
+        summary: 'Cancel a pending or running job (it ends failed, "Cancelled"; the use is given back)',
+        tags: ['images'],
+        params: idParams,
+        response: { 200: imageSchema },
+      },
+    },
+    async (request) => imageView(await jobs.cancel(Number(request.params.id), ownerOf(request)), jobs),
+  );
+
   async function sendFile(reply: FastifyReply, row: ImageRow, key: string | null | undefined, download: boolean) {
     if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
     if (!key) throw new AppError('RESULT_NOT_READY');

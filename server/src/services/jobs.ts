@@ -35,6 +35,12 @@ export function owns(owner: Owner, row: Pick<ImageRow, 'ownerSession' | 'ownerUi
 const MAX_ATTEMPTS = 2;
 /** Progress is written to the database at most this often per job (stage changes always). */
 const PROGRESS_WRITE_MS = 250;
+/** A job that has brought its engine host down this often is not run again (no crash loop across restarts). */
+const MAX_HOST_KILLS = 2;
+/** How often a running job checks that it was not cancelled from another process. */
+const CANCEL_CHECK_MS = 1000;
+
+const hostKills = (row: Pick<ImageRow, 'metadata'>) => Number(row.metadata.hostKills ?? 0);
 
 export interface JobEvents {
   completed: [row: ImageRow];
@@ -54,6 +60,8 @@ export class JobService {
   readonly events = new EventEmitter<JobEvents>();
   queue?: JobQueue;
   pool?: EnginePool;
+  /** The jobs this process is running, to stop on cancel. */
+  private readonly running = new Map<number, AbortController>();
 
   constructor(private readonly deps: JobServiceDeps) {}
 
@@ -128,6 +136,10 @@ export class JobService {
       await this.fail(id, errorMessage('INTERRUPTED'), 'INTERRUPTED');
       return;
     }
+    if (hostKills(row) >= MAX_HOST_KILLS) {
+      await this.fail(id, errorMessage('JOB_KILLED_HOST'), 'JOB_KILLED_HOST');
+      return;
+    }
     await this.deps.db
       .update(images)
       .set({
@@ -136,25 +148,60 @@ export class JobService {
         updatedAt: new Date(),
       })
       .where(eq(images.id, id));
+    const cancel = new AbortController();
+    this.running.set(id, cancel);
+    // A job cancelled by another process (an API process of a scale-out deployment) is noticed here.
+    const watch = setInterval(() => {
+      this.isPending(id)
+        .then((pending) => pending || cancel.abort())
+        .catch(() => {});
+    }, CANCEL_CHECK_MS);
     try {
-      const output = await this.runEngine(row);
+      const output = await this.runEngine(row, cancel.signal);
       const keys = output.images.map((_, i) => `results/${row.id}/${i}.png`);
       await Promise.all(output.images.map((png, i) => this.deps.storage.put(keys[i] as string, png, 'image/png')));
-      await this.complete(id, keys, output.metadata ?? {});
+      // Cancelled while its results were written: they belong to no job.
+      if (!(await this.complete(id, keys, output.metadata ?? {}))) {
+        await Promise.all(keys.map((k) => this.deps.storage.delete(k)));
+      }
     } catch (err) {
-      const failure = this.failure(err, row);
+      const failure = await this.failure(err, row);
       await this.fail(id, failure.message, failure.code);
+    } finally {
+      clearInterval(watch);
+      this.running.delete(id);
     }
   }
 
+  /**
+   * Cancels a pending or running job of `owner`: it is marked failed ('Cancelled'; the use is given back like any
+   * failed job's), leaves the queue, and its engine is stopped (its host ended, or its prediction cancelled). A job
+   * running in another process stops when that process sees the row is no longer pending.
+   */
+  async cancel(id: number, owner: Owner): Promise<ImageRow> {
+    const row = await this.getOwned(id, owner);
+    const failed = row.status === 'pending' && (await this.fail(id, errorMessage('CANCELLED'), 'CANCELLED'));
+    if (!failed) throw new AppError('JOB_FINISHED');
+    this.running.get(id)?.abort();
+    await this.queue?.remove(id);
+    return failed;
+  }
+
+  private async isPending(id: number): Promise<boolean> {
+    const [row] = await this.deps.db.select({ status: images.status }).from(images).where(eq(images.id, id));
+    return row?.status === 'pending';
+  }
+
   /** What the visitor is told about a failed job, with the catalogue's code where there is one. */
-  private failure(err: unknown, row: ImageRow): { message: string; code?: ErrorCode } {
+  private async failure(err: unknown, row: ImageRow): Promise<{ message: string; code?: ErrorCode }> {
     const known = (code: ErrorCode) => ({ message: errorMessage(code), code });
     if (err instanceof EngineFailure) {
       if (err.reason === 'timeout') return known('PROCESSING_TIMED_OUT');
-      if (err.reason === 'crashed') {
-        this.deps.log.error({ job: row.id, err: err.message }, 'worker thread crashed');
-        return known('WORKER_CRASHED');
+      if (err.reason === 'cancelled') return known('CANCELLED');
+      if (err.endedHost) {
+        this.deps.log.error({ job: row.id, err: err.message }, 'the job ended its engine host');
+        if ((await this.countHostKill(row.id)) >= MAX_HOST_KILLS) return known('JOB_KILLED_HOST');
+        return known(err.reason === 'memory' ? 'ENGINE_OUT_OF_MEMORY' : 'WORKER_CRASHED');
       }
       return { message: err.message, code: isErrorCode(err.code) ? err.code : undefined };
     }
@@ -164,7 +211,20 @@ export class JobService {
     return known('UNKNOWN_ERROR');
   }
 
-  private async runEngine(row: ImageRow): Promise<EngineOutput> {
+  /** Counts, in the row (so that it holds across restarts), one more engine host this job has brought down. */
+  private async countHostKill(id: number): Promise<number> {
+    const [row] = await this.deps.db
+      .update(images)
+      .set({
+        metadata: sql`${images.metadata} || jsonb_build_object('hostKills', coalesce((${images.metadata}->>'hostKills')::int, 0) + 1)`,
+        updatedAt: new Date(),
+      })
+      .where(eq(images.id, id))
+      .returning();
+    return row ? hostKills(row) : MAX_HOST_KILLS;
+  }
+
+  private async runEngine(row: ImageRow, signal: AbortSignal): Promise<EngineOutput> {
     const operation = row.operation as OperationId;
     const binding = this.deps.registry.binding(operation);
     const input: EngineInput = {
@@ -178,19 +238,19 @@ export class JobService {
     const timeoutMs = this.deps.config.jobTimeoutMs;
     if (binding.kind === 'local') {
       if (!this.pool) throw new Error('This process runs no engines');
-      return this.pool.run(binding.module, input, { onProgress, timeoutMs });
+      return this.pool.run(binding.module, input, { onProgress, timeoutMs, signal });
     }
     if (binding.kind === 'remote') {
-      const abort = new AbortController();
-      const timer = setTimeout(() => abort.abort(), timeoutMs);
+      // Remote engines run in this process and stop on their signal (the prediction is cancelled).
+      const timeout = AbortSignal.timeout(timeoutMs);
       try {
-        return await binding.engine.run(input, { progress: onProgress, threads: 1, signal: abort.signal });
+        const both = AbortSignal.any([signal, timeout]);
+        return await binding.engine.run(input, { progress: onProgress, threads: 1, signal: both });
       } catch (err) {
-        if (abort.signal.aborted) throw new EngineFailure('timeout', 'timeout');
+        if (signal.aborted) throw new EngineFailure('cancelled', 'cancelled');
+        if (timeout.aborted) throw new EngineFailure('timeout', 'timeout');
         // Remote engines word their errors for the visitor (and log what must not be shown).
         throw new EngineFailure(err instanceof Error ? err.message : String(err), 'engine');
-      } finally {
-        clearTimeout(timer);
       }
     }
     throw new AppError('OPERATION_UNAVAILABLE', { name: getOperation(operation).name, enable: binding.reason });
@@ -226,7 +286,8 @@ export class JobService {
     };
   }
 
-  private async complete(id: number, resultKeys: string[], engineMetadata: Record<string, unknown>): Promise<void> {
+  /** Marks the job completed; false if it was no longer pending (cancelled meanwhile). */
+  private async complete(id: number, resultKeys: string[], engineMetadata: Record<string, unknown>): Promise<boolean> {
     const patch = { ...engineMetadata, stage: 'done', percent: 100 };
     const [row] = await this.deps.db
       .update(images)
@@ -240,9 +301,11 @@ export class JobService {
       .where(and(eq(images.id, id), eq(images.status, 'pending')))
       .returning();
     if (row) this.events.emit('completed', row);
+    return !!row;
   }
 
-  async fail(id: number, message: string, code?: ErrorCode): Promise<void> {
+  /** Marks a pending job failed; returns the row, or undefined if it had already ended. */
+  async fail(id: number, message: string, code?: ErrorCode): Promise<ImageRow | undefined> {
     const patch = { stage: 'failed', error: message, ...(code && { errorCode: code }) };
     const [row] = await this.deps.db
       .update(images)
@@ -255,6 +318,7 @@ export class JobService {
       .where(and(eq(images.id, id), eq(images.status, 'pending')))
       .returning();
     if (row) this.events.emit('failed', row);
+    return row;
   }
 
   /** Jobs left pending when the process stopped go back in the queue, oldest first. */

@@ -62,6 +62,7 @@ export async function selectObjectMask(
   } catch (err) {
     if (err instanceof EngineFailure && err.reason === 'timeout') throw new AppError('PROCESSING_TIMED_OUT');
     if (err instanceof EngineFailure && err.reason === 'crashed') throw new AppError('WORKER_CRASHED');
+    if (err instanceof EngineFailure && err.reason === 'memory') throw new AppError('ENGINE_OUT_OF_MEMORY');
     throw err;
   }
   if (!png || share === 0) throw new AppError('NOTHING_SELECTED');

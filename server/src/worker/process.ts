@@ -20,13 +20,13 @@ export interface WorkerProcess {
   name: string;
   jobs: JobService;
   database: DatabaseHandle;
-  /** Stops taking jobs, lets the running ones finish, then releases the threads and connections. */
+  /** Stops taking jobs, lets the running ones finish, then ends the engine hosts and connections. */
   close(): Promise<void>;
 }
 
 /**
  * A scale-out worker process (`npm run worker`): takes image jobs from the Redis queue and runs each through
- * `JobService.process`, with local engines in this process's worker-thread pool. Progress and outcomes go to the
+ * `JobService.process`, with local engines in this process's engine hosts (child processes). Progress and outcomes go to the
  * database, where the API processes read them.
  */
 export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<WorkerProcess> {
@@ -42,15 +42,11 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   const storage = selectStorage(config);
   const registry = createEngineRegistry(config, { localOverrides: opts.localEngineOverrides });
   const jobs = new JobService({ db: database.db, storage, registry, config, log });
-  const pool = createEnginePool(config);
+  const pool = createEnginePool(config, registry, log);
   // Re-enqueueing reuses the producer; only this process's own worker below takes jobs.
   const { queue } = selectQueue(
     { ...config, scaleOut: { ...config.scaleOut, runEngines: false } },
-    {
-      jobs,
-      db: database.db,
-      log,
-    },
+    { jobs, db: database.db, log, registry },
   );
   jobs.queue = queue;
   jobs.pool = pool;
@@ -80,7 +76,7 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   await resume('info');
   const resumeTimer = setInterval(() => resume('debug'), RESUME_INTERVAL_MS);
   resumeTimer.unref();
-  log.info({ name, concurrency: config.scaleOut.workerConcurrency, threads: config.workerThreads }, 'worker ready');
+  log.info({ name, concurrency: config.scaleOut.workerConcurrency, engineHosts: config.engineHosts }, 'worker ready');
 
   return {
     name,

@@ -1,31 +1,18 @@
-import { createRequire } from 'node:module';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import {
+  engineFill,
+  lineKept,
+  namedFillCase,
+  scoreFill,
+  teleaFill,
+  textureIn,
+} from '../../../bench/support/fill-cases.js';
 import inpaintingEngine from '../../src/engines/local/image-inpainting.js';
 import engine from '../../src/engines/local/object-removal.js';
 import { dilateMask } from '../../src/engines/shared/fit.js';
 import type { RawImage } from '../../src/engines/shared/image.js';
 import type { Engine } from '../../src/engines/types.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
-import { gradientMagnitude, luma } from '../support/metrics.js';
-
-// OpenCV.js (Apache-2.0): cv.inpaint (Telea) is the plain baseline the patch synthesis is compared with.
-// opencv.js ships no types for its Emscripten module.
-let cv: any;
-beforeAll(async () => {
-  const mod = createRequire(import.meta.url)('@techstark/opencv-js');
-  cv = mod instanceof Promise ? await mod : mod;
-  if (!cv.Mat) await new Promise<void>((resolve) => (cv.onRuntimeInitialized = resolve));
-});
-
-function cvInpaint(img: RawImage, mask: RawImage): RawImage {
-  const src = cv.matFromArray(img.height, img.width, cv.CV_8UC3, Array.from(img.data));
-  const m = cv.matFromArray(img.height, img.width, cv.CV_8UC1, Array.from(mask.data));
-  const dst = new cv.Mat();
-  cv.inpaint(src, m, dst, 5, cv.INPAINT_TELEA);
-  const out = { ...img, data: Buffer.from(dst.data) };
-  for (const mat of [src, m, dst]) mat.delete();
-  return out;
-}
 
 /** An ellipse mask (255 inside). */
 function ellipse(w: number, h: number, cx: number, cy: number, rx: number, ry: number): RawImage {
@@ -77,19 +64,8 @@ function meanFill(img: RawImage, mask: RawImage): RawImage {
   return { ...img, data };
 }
 
-/** Mean gradient magnitude inside the mask: how much texture a fill has. */
-function textureIn(img: RawImage, mask: RawImage): number {
-  const g = gradientMagnitude(luma(img), img.width, img.height);
-  let s = 0;
-  let n = 0;
-  for (let i = 0; i < g.length; i++) {
-    if (mask.data[i]) {
-      s += g[i] as number;
-      n++;
-    }
-  }
-  return s / n;
-}
+/** Luma above which a pixel of the camera-leg case belongs to the tripod leg (grass stays below it). */
+const LEG_LUMA = 170;
 
 async function run(e: Engine, photo: RawImage, mask: RawImage) {
   const { ctx, progress } = recordingContext();
@@ -100,7 +76,7 @@ async function run(e: Engine, photo: RawImage, mask: RawImage) {
   return { image: await fromPng(out.images[0] as Buffer), progress, metadata: out.metadata ?? {} };
 }
 
-describe('object removal engine (PatchMatch patch synthesis)', () => {
+describe('object removal engine (structure-first exemplar fill)', () => {
   const cases = [
     // A textured background (wood grain on the coffee table) and a smooth one (the evening sky by the rocket).
     { name: 'coffee.png', cx: 70, cy: 340, rx: 45, ry: 40 },
@@ -126,7 +102,7 @@ describe('object removal engine (PatchMatch patch synthesis)', () => {
 
       const ours = rmseIn(image, bg, mask);
       const mean = rmseIn(meanFill(photo, grown), bg, mask);
-      const telea = rmseIn(cvInpaint(photo, grown), bg, mask);
+      const telea = rmseIn(await teleaFill(photo, grown), bg, mask);
       console.log(
         `${c.name}: RMSE in the mask: patch synthesis ${ours.toFixed(2)}, mean colour ${mean.toFixed(2)}, cv.inpaint ${telea.toFixed(2)}`,
       );
@@ -143,7 +119,7 @@ describe('object removal engine (PatchMatch patch synthesis)', () => {
     const photo = pasteObject(bg, cat, mask, 230 - 95, 150 - 300);
     const { image, metadata } = await run(engine, photo, mask);
     const grown = dilateMask(mask, metadata.maskDilationPx as number);
-    const telea = cvInpaint(photo, grown);
+    const telea = await teleaFill(photo, grown);
     const truth = textureIn(bg, mask);
     const ours = textureIn(image, mask);
     const smeared = textureIn(telea, mask);
@@ -162,6 +138,32 @@ describe('object removal engine (PatchMatch patch synthesis)', () => {
     const { image, metadata } = await run(engine, bg, ellipse(bg.width, bg.height, -100, -100, 1, 1));
     expect(image.data.equals(bg.data)).toBe(true);
     expect(metadata.note).toMatch(/empty/);
+  });
+});
+
+describe('object removal continues structure across the hole (bench/fill.ts cases)', () => {
+  it('carries a tripod leg across grass, where cv.inpaint leaves a grey blur', async () => {
+    const c = await namedFillCase('camera-leg');
+    const fill = await engineFill(engine, c.photoWithObject, c.hole);
+    const telea = await teleaFill(c.photoWithObject, c.hole);
+    const ours = { ...scoreFill(c, fill), line: lineKept(c, fill, LEG_LUMA) };
+    const base = { ...scoreFill(c, telea), line: lineKept(c, telea, LEG_LUMA) };
+    console.log('tripod leg: ours', ours, 'cv.inpaint', base);
+    expect(ours.db).toBeGreaterThan(base.db + 3);
+    expect(ours.line).toBeGreaterThan(0.7);
+    expect(base.line).toBeLessThan(0.5);
+    expect(ours.texture).toBeGreaterThan(0.6);
+  });
+
+  it('keeps the grain of grass and wood, which a smoothing fill loses', async () => {
+    for (const name of ['camera-grass', 'coffee-wood']) {
+      const c = await namedFillCase(name);
+      const ours = scoreFill(c, await engineFill(engine, c.photoWithObject, c.hole));
+      const base = scoreFill(c, await teleaFill(c.photoWithObject, c.hole));
+      console.log(`${name}: ours`, ours, 'cv.inpaint', base);
+      expect(ours.texture).toBeGreaterThan(0.6);
+      expect(base.texture).toBeLessThan(0.4);
+    }
   });
 });
 
@@ -189,7 +191,7 @@ describe('image inpainting engine', () => {
     const grown = dilateMask(m, metadata.maskDilationPx as number);
     const ours = rmseIn(image, clean, m);
     const mean = rmseIn(meanFill(damaged, grown), clean, m);
-    const telea = rmseIn(cvInpaint(damaged, grown), clean, m);
+    const telea = rmseIn(await teleaFill(damaged, grown), clean, m);
     console.log(
       `scratches: RMSE patch synthesis ${ours.toFixed(2)}, mean colour ${mean.toFixed(2)}, cv.inpaint ${telea.toFixed(2)}`,
     );

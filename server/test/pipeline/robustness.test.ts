@@ -33,7 +33,7 @@ describe('pipeline robustness', () => {
     return { visitor, id };
   };
 
-  it('fails a job whose worker thread crashes, and the next job still succeeds', async () => {
+  it('fails a job whose engine host crashes, and the next job still succeeds', async () => {
     const crashed = await submit('denoising');
     expect(await crashed.visitor.waitFor(crashed.id)).toMatchObject({
       status: 'failed',
@@ -44,7 +44,7 @@ describe('pipeline robustness', () => {
     expect(done, JSON.stringify(done.metadata)).toMatchObject({ status: 'completed' });
   });
 
-  it("fails a job that runs past the timeout with 'Processing timed out', ends its thread, and the next job succeeds", async () => {
+  it("fails a job that runs past the timeout with 'Processing timed out', ends its host, and the next job succeeds", async () => {
     const hung = await submit('hdr-enhancement');
     const started = Date.now();
     expect(await hung.visitor.waitFor(hung.id)).toMatchObject({
@@ -63,7 +63,7 @@ describe('pipeline robustness', () => {
     expect(failed.metadata).not.toHaveProperty('errorCode');
   });
 
-  it('keeps the catalogue code of an error thrown inside the worker thread', async () => {
+  it('keeps the catalogue code of an error thrown inside the engine host', async () => {
     const job = await submit('super-resolution');
     const failed = await job.visitor.waitFor(job.id);
     expect(failed).toMatchObject({ status: 'failed', metadata: { errorCode: 'OUTPUT_TOO_LARGE' } });
@@ -72,7 +72,7 @@ describe('pipeline robustness', () => {
 
   it('reports the queue position of waiting jobs, which falls as jobs ahead finish', async () => {
     const visitor = await signedInVisitor(server);
-    // One worker thread: a hanging job holds it while two more wait behind it.
+    // One engine host: a hanging job holds it while two more wait behind it.
     const ids: number[] = [];
     for (const operation of ['hdr-enhancement', 'pencil-sketch', 'pencil-sketch']) {
       ids.push(

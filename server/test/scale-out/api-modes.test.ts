@@ -50,6 +50,7 @@ describe.skipIf(skipReason)('API process modes with a Redis queue', () => {
       ...s3.env,
       DATA_DIR: dataDir,
       WORKER_THREADS: '1',
+      ENGINE_PRELOAD: 'false', // the slow test engine has no models; real ones would load for nothing
       INFERENCE_THREADS: '1',
       SLOW_ENGINE_MS: '300',
       LOG_LEVEL: 'error',

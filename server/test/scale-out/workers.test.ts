@@ -56,6 +56,7 @@ describe.skipIf(skipReason)('scale-out: API + worker processes on PostgreSQL, Re
       ...s3.env,
       DATA_DIR: dataDir,
       WORKER_THREADS: '1',
+      ENGINE_PRELOAD: 'false', // the slow test engine has no models; real ones would load for nothing
       INFERENCE_THREADS: '1',
       WORKER_CONCURRENCY: '1',
       WORKER_LOCK_MS: String(LOCK_MS),

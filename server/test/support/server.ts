@@ -10,7 +10,7 @@ export const FIXTURES = path.resolve(import.meta.dirname, '../../../fixtures');
 export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
 
 /** Test-only engines, registered through `localEngineOverrides` (production never sees them). */
-export const testEngine = (name: 'echo' | 'crash' | 'hang' | 'fail' | 'too-large') =>
+export const testEngine = (name: 'echo' | 'crash' | 'hang' | 'fail' | 'too-large' | 'abort' | 'hog') =>
   new URL(`../test-engines/${name}.ts`, import.meta.url).href;
 
 export interface TestServer {
@@ -41,7 +41,9 @@ export async function startTestServer(
   const config = loadConfig({
     DATA_DIR: dataDir,
     MODEL_CACHE_DIR: path.resolve(import.meta.dirname, '../../../data/models'),
-    WORKER_THREADS: '1',
+    ENGINE_HOSTS: '1',
+    // Engines load at first use: preloading every model in each test server would only cost the suite time.
+    ENGINE_PRELOAD: 'false',
     // Sign-in against the test run's Auth emulator (support/auth.ts), not one per server.
     ...authTestEnv(),
     ...opts.env,
@@ -77,7 +79,8 @@ async function fetchOnFreshSocket(url: string, init: RequestInit): Promise<Respo
   }
 }
 
-function visitor(base: string): Visitor {
+/** A visitor of the server at `base` (any server: in this process or its own). */
+export function visitor(base: string): Visitor {
   let cookie = '';
   const self: Visitor = {
     async fetch(pathname, init = {}) {

@@ -1,19 +1,22 @@
 import { Link } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Card, CardContent } from '@/components/ui/card';
+import { useToolOffer } from '@/features/tool/useEngine';
 
-const STATS = [
+// The tool count is the one the landing page gives: the catalogue less what this server cannot run.
+const stats = (tools: number) => [
   { value: '100k+', label: 'Active users' },
   { value: '1M+', label: 'Images processed' },
-  { value: '16', label: 'AI models' },
+  { value: String(tools), label: 'AI features' },
   { value: '99%', label: 'Satisfaction' },
 ];
 
 export default function About() {
+  const { count } = useToolOffer();
   return (
     <Page title="About AI Editor" lead="Advanced AI image editing and enhancement tools, for everyone." wide>
       <ul className="grid grid-cols-2 gap-4 md:grid-cols-4" aria-label="AI Editor in numbers">
-        {STATS.map((s) => (
+        {stats(count).map((s) => (
           <li key={s.label}>
             <Card className="text-center">
               <CardContent className="pt-6">

@@ -4,8 +4,10 @@ import { Link } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { UnavailableBadge } from '@/features/tool/UnavailableBadge';
+import { useToolOffer } from '@/features/tool/useEngine';
 
-const AVAILABLE = (['face-enhancement', 'text2img', 'super-resolution'] as const).map((id) => getOperation(id));
+const FEATURED = (['face-enhancement', 'text2img', 'super-resolution'] as const).map((id) => getOperation(id));
 
 const COMING_SOON = [
   {
@@ -26,6 +28,9 @@ const COMING_SOON = [
 ];
 
 export default function AiApps() {
+  const { unavailable } = useToolOffer();
+  // Listed apps this server cannot run get their own section: never under 'Available apps'.
+  const off = FEATURED.filter((op) => unavailable.has(op.id));
   return (
     <Page title="AI Apps" lead="Ready-to-use AI apps, free during the beta." wide>
       <section aria-labelledby="available-heading">
@@ -33,9 +38,9 @@ export default function AiApps() {
           Available apps
         </h2>
         <ul className="grid gap-6 md:grid-cols-3">
-          {AVAILABLE.map((op) => (
+          {FEATURED.filter((op) => !unavailable.has(op.id)).map((op) => (
             <li key={op.id}>
-              <Card className="flex h-full flex-col">
+              <Card className="flex h-full flex-col" data-testid="app-card">
                 <CardHeader>
                   <CardTitle>{op.name}</CardTitle>
                   <CardDescription>{op.description}</CardDescription>
@@ -63,6 +68,28 @@ export default function AiApps() {
           suggests tools for the photo you drop on it.
         </p>
       </section>
+      {off.length > 0 && (
+        <section aria-labelledby="off-heading" className="mt-12" data-testid="apps-unavailable">
+          <h2 id="off-heading" className="mb-4 text-2xl font-semibold">
+            Not available on this server
+          </h2>
+          <ul className="grid gap-6 md:grid-cols-3">
+            {off.map((op) => (
+              <li key={op.id}>
+                <Card className="h-full border-dashed">
+                  <CardHeader>
+                    <CardTitle>{op.name}</CardTitle>
+                    <CardDescription>{op.description}</CardDescription>
+                    <p>
+                      <UnavailableBadge />
+                    </p>
+                  </CardHeader>
+                </Card>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <section aria-labelledby="soon-heading" className="mt-12">
         <h2 id="soon-heading" className="mb-4 text-2xl font-semibold">
           Coming soon

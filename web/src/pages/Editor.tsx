@@ -7,6 +7,10 @@ import { Button } from '@/components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { carryPhoto } from '@/features/editor/carry';
+import { PageFileTarget } from '@/features/tool/PageFileTarget';
+import { UnavailableBadge } from '@/features/tool/UnavailableBadge';
+import { useToolOffer } from '@/features/tool/useEngine';
+import { OWN_DROP } from '@/features/tool/usePageDrop';
 import { MAX_UPLOAD_TEXT } from '@/lib/limits';
 import { cn } from '@/lib/utils';
 
@@ -76,6 +80,9 @@ export default function Editor() {
   const [url, setUrl] = useState<string>();
   const [info, setInfo] = useState<PhotoInfo>();
   const [dragging, setDragging] = useState(false);
+  const { offered, unavailable } = useToolOffer();
+  // A tool this server cannot run is never recommended.
+  const recs = info ? recommend(info).filter((rec) => offered(rec.op)) : [];
 
   useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
 
@@ -93,12 +100,15 @@ export default function Editor() {
     );
   };
 
+  const acceptOne = (files: FileList | File[]) => {
+    if (files.length > 1)
+      return toast({ variant: 'destructive', title: 'Error', description: ERRORS.TOO_MANY_FILES.message });
+    accept(files[0]);
+  };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    if (e.dataTransfer.files.length > 1)
-      return toast({ variant: 'destructive', title: 'Error', description: ERRORS.TOO_MANY_FILES.message });
-    accept(e.dataTransfer.files[0]);
+    acceptOne(e.dataTransfer.files);
   };
 
   const open = (op: Operation) => {
@@ -108,6 +118,7 @@ export default function Editor() {
 
   return (
     <Page title="Editor" lead="Drop a photo to see what AI Editor can do with it." wide>
+      <PageFileTarget onFiles={acceptOne} />
       <button
         type="button"
         onClick={() => input.current?.click()}
@@ -122,6 +133,7 @@ export default function Editor() {
           dragging && 'border-primary bg-accent',
         )}
         data-testid="editor-dropzone"
+        {...OWN_DROP}
       >
         {url ? (
           <img src={url} alt="Your photo" className="max-h-72 rounded-md object-contain" />
@@ -154,7 +166,7 @@ export default function Editor() {
             {file.name} · {info.width}x{info.height} pixels
           </p>
           <ul className="grid gap-4 md:grid-cols-3">
-            {recommend(info).map((rec) => (
+            {recs.map((rec) => (
               <li key={rec.op.id}>
                 <Card className="flex h-full flex-col" data-testid="recommendation">
                   <CardHeader>
@@ -204,6 +216,11 @@ export default function Editor() {
                     {op.status === 'coming-soon' && (
                       <span className="ml-2 rounded-full bg-muted px-2 py-0.5 text-xs text-muted-foreground">
                         Coming soon
+                      </span>
+                    )}
+                    {unavailable.has(op.id) && (
+                      <span className="ml-2">
+                        <UnavailableBadge />
                       </span>
                     )}
                   </span>

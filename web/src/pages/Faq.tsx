@@ -2,6 +2,7 @@ import { LIMITS } from '@ai-editor/core';
 import { Link } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion';
+import { MAX_BATCH } from '@/features/tool/batch';
 import { DAILY_USES, MAX_UPLOAD_TEXT, RETENTION_TEXT } from '@/lib/limits';
 
 const guestTool = LIMITS.guestOperation === 'face-enhancement' ? 'Face Enhancement' : LIMITS.guestOperation;
@@ -35,7 +36,7 @@ const QUESTIONS = [
   },
   {
     q: 'Can I process several images at once?',
-    a: 'Not yet: images are processed one at a time. Start the next image when the current one is done.',
+    a: `Yes, up to ${MAX_BATCH} at a time on the tools that take one photo without a painted area or a written prompt (face enhancement, background removal, denoising and others): choose or drop several photos at once. Each photo is processed on its own and counts as one use of the tool; download each result, or all of them as one ZIP file.`,
   },
   {
     q: 'How do I report a problem or ask for a feature?',

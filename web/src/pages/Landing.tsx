@@ -4,14 +4,17 @@ import { Link } from 'react-router';
 import { useTitle } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { UnavailableBadge } from '@/features/tool/UnavailableBadge';
+import { useToolOffer } from '@/features/tool/useEngine';
 import { cn } from '@/lib/utils';
 
 // Face Enhancement is the most popular tool and comes first (SPEC §2); the rest keep catalogue order.
 const FEATURES = [...OPERATIONS].sort((a, b) => Number(Boolean(b.popular)) - Number(Boolean(a.popular)));
 
-const STEPS = [
+/** The count comes from the catalogue less what this server cannot run, as on every page that counts tools. */
+const steps = (count: number) => [
   { title: 'Upload', text: 'Drop your image or click to browse.', Icon: Upload },
-  { title: 'Choose', text: `Pick one of our ${OPERATIONS.length} AI features.`, Icon: Wand2 },
+  { title: 'Choose', text: `Pick one of our ${count} AI features.`, Icon: Wand2 },
   { title: 'Transform', text: 'Get your processed PNG in seconds and download it.', Icon: Sparkles },
 ];
 
@@ -35,6 +38,7 @@ const TESTIMONIALS = [
 
 export default function Landing() {
   useTitle('AI Editor');
+  const { offered, unavailable, count } = useToolOffer();
   return (
     <div>
       <section className="border-b bg-gradient-to-b from-accent/60 to-background">
@@ -75,11 +79,17 @@ export default function Landing() {
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {FEATURES.map((op) => (
               <li key={op.id}>
-                <Link to={op.route} className="group block h-full focus-visible:outline-none">
+                <Link
+                  to={op.route}
+                  className="group block h-full focus-visible:outline-none"
+                  data-testid="feature-card"
+                  data-offered={offered(op)}
+                >
                   <Card
                     className={cn(
                       'h-full transition-shadow group-hover:shadow-md group-focus-visible:ring-2 group-focus-visible:ring-ring',
                       op.popular && 'border-2 border-primary bg-accent/50',
+                      unavailable.has(op.id) && 'border-dashed bg-muted/40',
                     )}
                   >
                     <CardHeader>
@@ -95,6 +105,7 @@ export default function Landing() {
                             Coming soon
                           </span>
                         )}
+                        {unavailable.has(op.id) && <UnavailableBadge />}
                       </div>
                       <CardDescription>{op.description}</CardDescription>
                     </CardHeader>
@@ -112,7 +123,7 @@ export default function Landing() {
             How It Works
           </h2>
           <ol className="mt-10 grid gap-6 sm:grid-cols-3">
-            {STEPS.map(({ title, text, Icon }, i) => (
+            {steps(count).map(({ title, text, Icon }, i) => (
               <li key={title} className="text-center">
                 <span className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-primary text-primary-foreground">
                   <Icon className="h-6 w-6" aria-hidden />

@@ -10,7 +10,8 @@ import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { type ImageJob, jobKey, jobPercent, stageLabel } from '@/features/tool/jobs';
-import { CHECKERBOARD, ResultGallery, resultUrls } from '@/features/tool/ResultCard';
+import { ResultGallery, resultUrls } from '@/features/tool/ResultCard';
+import { ResultView } from '@/features/tool/ResultView';
 import { useAccess } from '@/features/tool/useAccess';
 import { useDownload } from '@/features/tool/useDownload';
 import { cn } from '@/lib/utils';
@@ -142,13 +143,11 @@ function JobCard({ job }: { job: ImageJob }) {
       </CardHeader>
       <CardContent className="space-y-4">
         {preview && (
-          <div className={cn('overflow-hidden rounded-md border', CHECKERBOARD)}>
-            <img
-              src={preview}
-              alt={shown ? label : 'Your original photo'}
-              className="mx-auto max-h-[70vh] object-contain"
-            />
-          </div>
+          <ResultView
+            beforeUrl={shown ? job.originalUrl : null}
+            afterUrl={preview}
+            alt={shown ? label : 'Your original photo'}
+          />
         )}
         <ResultGallery urls={urls} selected={index} onSelect={setSelected} />
       </CardContent>

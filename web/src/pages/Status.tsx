@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, CircleHelp, RefreshCw, XCircle } from 'lucide-react';
 import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
+import { useHealth } from '@/features/tool/useEngine';
 import type { Health } from '@/lib/server';
 
 const REFRESH_MS = 15_000;
@@ -11,13 +12,6 @@ interface Row {
   name: string;
   state: State;
   detail?: string;
-}
-
-/** /api/health answers 503 with the same body when a part is down, so both are read (unlike the default loader). */
-async function fetchHealth(): Promise<Health> {
-  const res = await fetch('/api/health', { credentials: 'include' });
-  if (res.ok || res.status === 503) return (await res.json()) as Health;
-  throw new Error(`${res.status}: ${(await res.text()) || res.statusText}`);
 }
 
 /** Sign-in is served by /api/me: it answering at all means sessions and identity work. */
@@ -69,6 +63,20 @@ export function statusRows(
   return { services, engines };
 }
 
+/**
+ * The banner's sentence, from the same rows the page lists below it, so that the two never disagree: all up;
+ * only some tools off on this server (the rest works); or a core part down.
+ */
+export function statusSummary(services: Row[], engines: Row[]): string {
+  const isTool = (r: Row) => r.name.endsWith(' API');
+  if (services.some((r) => !isTool(r) && r.state === 'down')) return 'Some systems are degraded.';
+  const off = engines.filter((r) => r.state === 'down').map((r) => r.name);
+  if (off.length === 0 && !services.some((r) => isTool(r) && r.state === 'down')) {
+    return 'All systems are operational.';
+  }
+  return `Core systems are operational. Some AI tools are not available on this server${off.length ? `: ${off.join(', ')}` : ''}.`;
+}
+
 const LABEL: Record<State, string> = { up: 'Operational', down: 'Unavailable', unknown: 'Unknown' };
 
 function StatusList({ rows, label }: { rows: Row[]; label: string }) {
@@ -101,7 +109,7 @@ function StatusList({ rows, label }: { rows: Row[]; label: string }) {
 
 /** Live status from /api/health, refreshed every 15 s. No uptime figures: we only show what we measure. */
 export default function Status() {
-  const health = useQuery({ queryKey: ['health'], queryFn: fetchHealth, refetchInterval: REFRESH_MS, staleTime: 0 });
+  const health = useHealth(REFRESH_MS);
   const auth = useQuery({
     queryKey: ['me-reachable'],
     queryFn: fetchAuthState,
@@ -109,20 +117,15 @@ export default function Status() {
     staleTime: 0,
   });
   const { services, engines } = statusRows(health.data, auth.data);
-  const allUp = health.data?.status === 'ok';
+  const summary = statusSummary(services, engines);
+  const allUp = summary === 'All systems are operational.';
   return (
     <Page title="System Status" lead="The live state of every part of AI Editor on this server.">
       <div
         className={`mb-6 rounded-lg border p-4 font-medium ${health.isError ? 'border-destructive' : allUp ? 'border-emerald-600' : ''}`}
         role="status"
       >
-        {health.isPending
-          ? 'Checking…'
-          : health.isError
-            ? 'The server did not answer the health check.'
-            : allUp
-              ? 'All core systems are operational.'
-              : 'Some systems are degraded.'}
+        {health.isPending ? 'Checking…' : health.isError ? 'The server did not answer the health check.' : summary}
       </div>
       <StatusList rows={services} label="Services" />
       <h2 className="mb-3 mt-10 text-2xl font-semibold">AI engines</h2>

@@ -1,5 +1,5 @@
 import { decode, encodePng } from '../shared/image.js';
-import { releaseIsnet, salientMask } from '../shared/isnet.js';
+import { releaseIsnet, salientMask, warmIsnet } from '../shared/isnet.js';
 import type { Engine } from '../types.js';
 
 /** Background removal: ISNet's subject mask becomes the alpha channel of the photo, at the photo's own size. */
@@ -20,6 +20,7 @@ const backgroundRemoval: Engine = {
     const png = await encodePng({ data: rgba, width: photo.width, height: photo.height, channels: 4 });
     return { images: [png] };
   },
+  warm: ({ threads }) => warmIsnet(threads),
   release: releaseIsnet,
 };
 

@@ -1,6 +1,7 @@
 import { processFitted } from '../shared/fit.js';
 import { decode, encodePng, type RawImage } from '../shared/image.js';
 import { loadOpenCv, type OpenCv, withMats } from '../shared/opencv.js';
+import { warmWithSmallJob } from '../shared/warm.js';
 import type { Engine } from '../types.js';
 
 /**
@@ -186,5 +187,8 @@ const cartoon: Engine = {
     };
   },
 };
+
+/** Loads OpenCV.js (it compiles its WebAssembly, ~0.6 s) and draws once, when the engine host starts. */
+cartoon.warm = ({ threads }) => warmWithSmallJob(cartoon, 'cartoonization', threads);
 
 export default cartoon;

@@ -1,5 +1,6 @@
 import { denoise } from '../shared/denoise.js';
 import { decode, encodePng } from '../shared/image.js';
+import { warmWithSmallJob } from '../shared/warm.js';
 import type { Engine } from '../types.js';
 
 /**
@@ -34,5 +35,7 @@ const denoising: Engine = {
 function round(v: number): number {
   return Math.round(v * 100) / 100;
 }
+
+denoising.warm = ({ threads }) => warmWithSmallJob(denoising, 'denoising', threads);
 
 export default denoising;

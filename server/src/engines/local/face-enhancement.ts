@@ -1,7 +1,7 @@
 import { AppError, checkOutputSize } from '@ai-editor/core';
 import sharp from 'sharp';
-import { esrganRestore, releaseEsrgan } from '../shared/esrgan.js';
-import { detectFaces, type Face, type Point, releaseFaces } from '../shared/faces.js';
+import { esrganRestore, releaseEsrgan, warmEsrgan } from '../shared/esrgan.js';
+import { detectFaces, type Face, type Point, releaseFaces, warmFaces } from '../shared/faces.js';
 import { decode, encodePng, type RawImage } from '../shared/image.js';
 import type { Engine, EngineContext } from '../types.js';
 
@@ -239,6 +239,10 @@ const faceEnhancement: Engine = {
     }
     ctx.progress({ stage: 'Finishing', percent: 95 });
     return { images: [await encodePng(out)], metadata: { faces: report, scale, width, height } };
+  },
+  async warm({ threads }) {
+    await warmFaces();
+    await warmEsrgan(threads);
   },
   async release() {
     await Promise.all([releaseEsrgan(), releaseFaces()]);

@@ -1,6 +1,7 @@
 import { fitScale, resizeRaw } from '../shared/fit.js';
 import { guidedFilter } from '../shared/guided-filter.js';
 import { decode, encodePng, type RawImage } from '../shared/image.js';
+import { warmWithSmallJob } from '../shared/warm.js';
 import type { Engine } from '../types.js';
 
 /**
@@ -177,5 +178,7 @@ const hdr: Engine = {
     };
   },
 };
+
+hdr.warm = ({ threads }) => warmWithSmallJob(hdr, 'hdr-enhancement', threads);
 
 export default hdr;

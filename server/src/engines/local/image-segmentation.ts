@@ -1,8 +1,8 @@
 import sharp from 'sharp';
-import { detectFaces, releaseFaces } from '../shared/faces.js';
+import { detectFaces, releaseFaces, warmFaces } from '../shared/faces.js';
 import { decode, encodePng, type RawImage } from '../shared/image.js';
-import { releaseIsnet, salientMask } from '../shared/isnet.js';
-import { personMatte, releasePersonSeg } from '../shared/person-seg.js';
+import { releaseIsnet, salientMask, warmIsnet } from '../shared/isnet.js';
+import { personMatte, releasePersonSeg, warmPersonSeg } from '../shared/person-seg.js';
 import type { Engine } from '../types.js';
 
 /**
@@ -134,6 +134,11 @@ const imageSegmentation: Engine = {
         ...(note ? { note } : {}),
       },
     };
+  },
+  async warm({ threads }) {
+    await warmFaces();
+    await warmPersonSeg();
+    await warmIsnet(threads);
   },
   async release() {
     await Promise.all([releaseIsnet(), releasePersonSeg(), releaseFaces()]);

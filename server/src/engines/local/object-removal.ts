@@ -2,6 +2,7 @@ import { AppError } from '@ai-editor/core';
 import { dilateMask, processMaskedRegion } from '../shared/fit.js';
 import { decode, decodeMask, encodePng } from '../shared/image.js';
 import { inpaint } from '../shared/inpaint.js';
+import { warmWithSmallJob } from '../shared/warm.js';
 import type { Engine } from '../types.js';
 
 export interface FillEngineOptions {
@@ -20,8 +21,8 @@ function marginFor(maskWidth: number, maskHeight: number): number {
 const MAX_CROP_PIXELS = 2_000_000;
 
 /**
- * Fills the painted area from the rest of the photo with multi-scale PatchMatch synthesis (shared/inpaint.ts), on a
- * crop around the mask. Pixels outside the (slightly grown) mask are returned unchanged. Object removal and
+ * Fills the painted area from the rest of the photo (shared/inpaint.ts: a structure-first exemplar fill refined by
+ * PatchMatch and blended in the gradient domain), on a crop around the mask. Pixels outside the (slightly grown) mask are returned unchanged. Object removal and
  * inpainting share this; they differ in how much the mask grows.
  */
 export function createFillEngine(opts: FillEngineOptions): Engine {
@@ -63,7 +64,7 @@ export function createFillEngine(opts: FillEngineOptions): Engine {
       return {
         images: [png],
         metadata: {
-          method: 'multi-scale PatchMatch patch synthesis',
+          method: 'structure-first exemplar fill, PatchMatch refinement, Poisson blending',
           maskDilationPx: dilation,
           crop: region.box,
           workScale: Math.round(region.scale * 1000) / 1000,
@@ -75,4 +76,6 @@ export function createFillEngine(opts: FillEngineOptions): Engine {
 }
 
 /** Object removal: the mask grows a little more, so soft edges and halos around the object go with it. */
-export default createFillEngine({ name: 'Object removal', dilation: 0.004, minDilation: 3 });
+const objectRemoval = createFillEngine({ name: 'Object removal', dilation: 0.004, minDilation: 3 });
+objectRemoval.warm = ({ threads }) => warmWithSmallJob(objectRemoval, 'object-removal', threads);
+export default objectRemoval;

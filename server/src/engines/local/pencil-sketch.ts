@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { decode, encodePng, type RawImage } from '../shared/image.js';
+import { warmWithSmallJob } from '../shared/warm.js';
 import type { Engine } from '../types.js';
 
 /**
@@ -104,5 +105,7 @@ const sketch: Engine = {
     return { images: [png], metadata: { method: 'colour dodge of the blurred inverse, shaded', style } };
   },
 };
+
+sketch.warm = ({ threads }) => warmWithSmallJob(sketch, 'pencil-sketch', threads);
 
 export default sketch;

@@ -244,4 +244,7 @@ photoRestoration.release = async () => {
   await Promise.all([faceEnhancement.release?.(), releaseFaces()]);
 };
 
+/** Face enhancement's models (human's face models and Real-ESRGAN) are this engine's only ones. */
+photoRestoration.warm = (ctx) => faceEnhancement.warm?.(ctx) ?? Promise.resolve();
+
 export default photoRestoration;

@@ -111,6 +111,23 @@ async function createHuman(): Promise<Human> {
   return h;
 }
 
+/**
+ * Loads human's models and runs each once on a blank input of its own size, so that the first photo finds every
+ * graph set up (the detector alone would not reach the mesh model on a photo without a face). human's own warmup
+ * decodes its sample photo with tfjs-node, which cannot install here.
+ */
+export async function warmFaces(): Promise<void> {
+  human ??= createHuman();
+  const h = await human;
+  for (const model of Object.values(h.models.models)) {
+    const shape = model?.inputs[0]?.shape;
+    if (!model || !shape) continue;
+    const input = h.tf.zeros(shape.map((d, i) => (d > 0 ? d : i === 0 ? 1 : 64)));
+    const output = model.execute(input);
+    h.tf.dispose([input, ...(Array.isArray(output) ? output : [output])]);
+  }
+}
+
 export async function releaseFaces(): Promise<void> {
   const h = human;
   human = undefined;

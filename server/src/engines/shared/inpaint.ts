@@ -1,14 +1,17 @@
 /**
- * Exemplar-based inpainting: multi-scale patch synthesis with PatchMatch, after Wexler, Shechtman & Irani 2007
- * ("Space-time completion of video") and Newson, Almansa, Gousseau & Pérez 2014 ("Non-local patch-based image
- * inpainting", IPOL). A pyramid is built until the hole is only a few pixels deep; the coarsest hole is filled by
- * onion peeling; then on every level, coarse to fine, an EM loop alternates PatchMatch (Barnes et al. 2009: each
- * patch touching the hole finds a similar patch wholly outside it) and a vote in which each hole pixel becomes the
- * similarity-weighted mean of what the overlapping matches say it should be. The nearest-neighbour field is carried
- * up the pyramid, so fine levels copy real full-resolution texture instead of blurring the coarse guess.
+ * Exemplar-based inpainting that continues structure: a priority-ordered exemplar fill (Criminisi, Pérez & Toyama
+ * 2004; shared/exemplar-fill.ts) on the pyramid level where the hole is small, refined on every finer level by
+ * multi-scale patch synthesis with PatchMatch, after Wexler, Shechtman & Irani 2007 and Newson, Almansa, Gousseau &
+ * Pérez 2014 ("Non-local patch-based image inpainting", IPOL): an EM loop alternates PatchMatch (Barnes et al.
+ * 2009: each patch touching the hole finds a similar patch wholly outside it) and a vote in which each hole pixel
+ * becomes the similarity-weighted mean of what the overlapping matches say it should be. The nearest-neighbour field
+ * is carried up the pyramid, so fine levels copy real full-resolution texture along the structure found below. The
+ * result is blended into its border in the gradient domain (shared/poisson-blend.ts).
  */
+import { exemplarFill } from './exemplar-fill.js';
 import { dilate } from './fit.js';
 import type { RawImage } from './image.js';
+import { blendFill } from './poisson-blend.js';
 import { seededRandom } from './random.js';
 
 export interface InpaintOptions {
@@ -29,6 +32,12 @@ const SMALL_LEVEL = 15_000;
 const LARGE_LEVEL = 25_000;
 /** Random-search radius on levels below the coarsest. */
 const LOCAL_SEARCH = 16;
+/**
+ * The ordered fill runs on the first level whose hole has at most this many pixels. At full resolution it sees thin
+ * structure exactly; on a reduced level a thin mast is a faint line that it may extend into the sky, so holes are
+ * reduced only as far as the time budget needs.
+ */
+const STRUCTURE_PIXELS = 8000;
 
 /**
  * Channels per pixel: RGB plus two texture features (Newson et al. §2.4): the mean absolute horizontal and vertical
@@ -75,79 +84,6 @@ function downsample(l: Level): Level {
   return { w, h, img, hole };
 }
 
-/** The largest chessboard distance from a hole pixel to the nearest known pixel (two-pass chamfer). */
-function holeDepth(hole: Uint8Array, w: number, h: number): number {
-  const d = new Int32Array(w * h);
-  const big = w + h;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      if (!hole[i]) continue;
-      let v = big;
-      if (x > 0) v = Math.min(v, (d[i - 1] as number) + 1);
-      if (y > 0) {
-        v = Math.min(v, (d[i - w] as number) + 1);
-        if (x > 0) v = Math.min(v, (d[i - w - 1] as number) + 1);
-        if (x < w - 1) v = Math.min(v, (d[i - w + 1] as number) + 1);
-      }
-      d[i] = v;
-    }
-  }
-  let max = 0;
-  for (let y = h - 1; y >= 0; y--) {
-    for (let x = w - 1; x >= 0; x--) {
-      const i = y * w + x;
-      if (!hole[i]) continue;
-      let v = d[i] as number;
-      if (x < w - 1) v = Math.min(v, (d[i + 1] as number) + 1);
-      if (y < h - 1) {
-        v = Math.min(v, (d[i + w] as number) + 1);
-        if (x < w - 1) v = Math.min(v, (d[i + w + 1] as number) + 1);
-        if (x > 0) v = Math.min(v, (d[i + w - 1] as number) + 1);
-      }
-      d[i] = v;
-      if (v > max) max = v;
-    }
-  }
-  return max;
-}
-
-/** Fills the hole from its border inwards, each ring taking the mean of its known 8-neighbours. */
-function onionPeel(l: Level): void {
-  const { w, h, img } = l;
-  const known = Uint8Array.from(l.hole, (v) => (v ? 0 : 1));
-  let remaining = l.hole.reduce((s, v) => s + v, 0);
-  const sum = new Float64Array(NC);
-  while (remaining > 0) {
-    const ring: number[] = [];
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        const i = y * w + x;
-        if (known[i]) continue;
-        let n = 0;
-        sum.fill(0);
-        for (let dy = -1; dy <= 1; dy++) {
-          for (let dx = -1; dx <= 1; dx++) {
-            const nx = x + dx;
-            const ny = y + dy;
-            if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-            const j = ny * w + nx;
-            if (!known[j]) continue;
-            for (let c = 0; c < NC; c++) sum[c] = (sum[c] as number) + (img[j * NC + c] as number);
-            n++;
-          }
-        }
-        if (n === 0) continue;
-        for (let c = 0; c < NC; c++) img[i * NC + c] = (sum[c] as number) / n;
-        ring.push(i);
-      }
-    }
-    if (ring.length === 0) break;
-    for (const i of ring) known[i] = 1;
-    remaining -= ring.length;
-  }
-}
-
 /** One pyramid level's patch matching state. */
 class Matcher {
   readonly targets: Int32Array;
@@ -155,6 +91,8 @@ class Matcher {
   readonly validList: Int32Array;
   readonly nnf: Int32Array;
   readonly nnd: Float32Array;
+  /** After the final vote: the pixel each hole pixel was copied from. */
+  source = new Int32Array(0);
   private readonly offs: Int32Array;
 
   constructor(
@@ -273,6 +211,7 @@ class Matcher {
     const acc = new Float32Array(img.length);
     const wsum = new Float32Array(hole.length);
     const bestD = final ? new Float32Array(hole.length).fill(Number.POSITIVE_INFINITY) : null;
+    if (final) this.source = new Int32Array(hole.length).fill(-1);
     for (const t of targets) {
       const s = nnf[t] as number;
       const d = nnd[t] as number;
@@ -287,6 +226,7 @@ class Matcher {
           if (bestD) {
             if (d >= (bestD[q] as number)) continue;
             bestD[q] = d;
+            this.source[q] = p;
             wsum[q] = 1;
             acc[a] = img[b] as number;
             acc[a + 1] = img[b + 1] as number;
@@ -435,8 +375,38 @@ function baseLevel(image: RawImage, hole: Uint8Array, win: number): Level {
 }
 
 /**
+ * Seeds a level's field from the exemplar fill: a patch centred on a filled pixel matches the patch around that
+ * pixel's source; a patch on the hole's rim takes the shift of the nearest filled pixel in it.
+ */
+function seedField(m: Matcher, src: Int32Array): void {
+  const { w } = m.l;
+  const r = m.r;
+  for (const t of m.targets) {
+    let cand = -1;
+    for (let rad = 0; rad <= r && cand < 0; rad++) {
+      for (let dy = -rad; dy <= rad && cand < 0; dy++) {
+        for (let dx = -rad; dx <= rad && cand < 0; dx++) {
+          if (Math.max(Math.abs(dx), Math.abs(dy)) !== rad) continue;
+          const s = src[t + dy * w + dx] ?? -1;
+          if (s >= 0 && m.valid[s - dy * w - dx]) cand = s - dy * w - dx;
+        }
+      }
+    }
+    m.nnf[t] = cand >= 0 ? cand : m.randomValid();
+  }
+  // Patches whose shift led nowhere valid got a random match: let them find a near one.
+  m.refreshDistances();
+  for (let sIt = 0; sIt < 2; sIt++) m.sweep(sIt % 2 === 1, LOCAL_SEARCH);
+}
+
+/**
  * Fills the set pixels of `mask` (1 channel, same size) in an RGB image. Throws when no patch lies wholly outside
  * the mask (there is nothing to copy from).
+ *
+ * The pyramid is halved until the hole has at most STRUCTURE_PIXELS pixels; there the hole is filled in priority
+ * order (shared/exemplar-fill.ts), which carries lines and edges across it. Finer levels refine that fill with
+ * PatchMatch and voting, starting from its shifts, so they add full-resolution texture without losing the
+ * structure; the result is blended into its border in the gradient domain (shared/poisson-blend.ts).
  */
 export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = {}): InpaintResult {
   const r = opts.patchRadius ?? 3;
@@ -447,10 +417,10 @@ export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = 
   const hole = new Uint8Array(n);
   for (let i = 0; i < n; i++) if (mask.data[i]) hole[i] = 1;
 
-  // Halve until the hole is at most a patch radius deep, while enough source patches remain to copy from.
+  // Halve while the hole is too large for the ordered fill, while enough source patches remain to copy from.
   let count = 1;
-  let depth = holeDepth(hole, w, h);
-  for (let lw = w, lh = h, lhole: Uint8Array = hole; depth > r && Math.min(lw, lh) >= 8 * r; ) {
+  let holePixels = hole.reduce((s, v) => s + v, 0);
+  for (let lw = w, lh = h, lhole: Uint8Array = hole; holePixels > STRUCTURE_PIXELS && Math.min(lw, lh) >= 8 * r; ) {
     const nhole = downsampleHole(lhole, lw, lh);
     lw = (lw + 1) >> 1;
     lh = (lh + 1) >> 1;
@@ -458,7 +428,7 @@ export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = 
     if (sources < Math.max(64, targets / 4)) break;
     lhole = nhole;
     count++;
-    depth = Math.ceil(depth / 2);
+    holePixels = nhole.reduce((s, v) => s + v, 0);
   }
   const levels: Level[] = [baseLevel(image, hole, Math.min(2 ** (count - 1), 16))];
   while (levels.length < count) levels.push(downsample(levels[levels.length - 1] as Level));
@@ -468,34 +438,34 @@ export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = 
   const work = levels.map((l) => l.w * l.h);
   const totalWork = work.reduce((a, b) => a + b, 0);
   let done = 0;
+  let source: Int32Array = new Int32Array(0);
   for (let li = levels.length - 1; li >= 0; li--) {
     const level = levels[li] as Level;
     const m = new Matcher(level, r, rnd);
     if (m.validList.length === 0) throw new Error('Nothing outside the mask to fill it from');
+    matchers.push(m);
     if (li === levels.length - 1) {
-      onionPeel(level);
-      for (const t of m.targets) m.nnf[t] = m.randomValid();
+      source = exemplarFill(level.img, level.w, level.h, level.hole, { r: r + 1, nc: NC, features: li > 0 });
+      seedField(m, source);
     } else {
       upsampleHole(levels[li + 1] as Level, level);
-      upsampleField(matchers[matchers.length - 1] as Matcher, m);
-    }
-    matchers.push(m);
-    // The coarsest level searches the whole level; finer ones refine the carried-up field near where it points.
-    // Large levels dominate the time and their carried-up field is already good: they only re-vote, copying
-    // full-resolution texture along it.
-    const coarsest = li === levels.length - 1;
-    const targets = m.targets.length;
-    const emIters = coarsest ? 6 : targets < SMALL_LEVEL ? 3 : targets < LARGE_LEVEL ? 2 : 1;
-    const sweeps = coarsest || targets < LARGE_LEVEL ? 2 : 0;
-    const radius = coarsest ? Math.max(level.w, level.h) : LOCAL_SEARCH;
-    for (let em = 0; em < emIters; em++) {
-      m.refreshDistances();
-      for (let sIt = 0; sIt < sweeps; sIt++) m.sweep(sIt % 2 === 1, radius);
-      m.vote(li === 0 && em === emIters - 1);
+      upsampleField(matchers[matchers.length - 2] as Matcher, m);
+      // Small levels refine the carried-up field near where it points; large levels dominate the time and their
+      // carried-up field is already good: they only re-vote, copying full-resolution texture along it.
+      const targets = m.targets.length;
+      const emIters = targets < SMALL_LEVEL ? 3 : targets < LARGE_LEVEL ? 2 : 1;
+      const sweeps = targets < LARGE_LEVEL ? 2 : 0;
+      for (let em = 0; em < emIters; em++) {
+        m.refreshDistances();
+        for (let sIt = 0; sIt < sweeps; sIt++) m.sweep(sIt % 2 === 1, LOCAL_SEARCH);
+        m.vote(li === 0 && em === emIters - 1);
+      }
+      if (li === 0) source = m.source;
     }
     done += work[li] as number;
     opts.onProgress?.(done / totalWork);
   }
+  blendFill(base.img, NC, w, h, hole, source);
 
   const data = Buffer.alloc(n * c);
   image.data.copy(data);

@@ -56,6 +56,11 @@ function getSession(threads: number): Promise<ort.InferenceSession> {
   return session;
 }
 
+/** Joins the model if needed and opens its session ahead of the first job. */
+export async function warmIsnet(threads: number): Promise<void> {
+  await getSession(threads);
+}
+
 export async function releaseIsnet(): Promise<void> {
   const s = session;
   session = undefined;

@@ -29,6 +29,11 @@ export async function releasePersonSeg(): Promise<void> {
   if (m) (await m).dispose();
 }
 
+/** Loads the model and runs it once on a small blank photo, so that the first job finds its graph set up. */
+export async function warmPersonSeg(): Promise<void> {
+  await personMatte({ data: Buffer.alloc(32 * 32 * 3, 128), width: 32, height: 32, channels: 3 });
+}
+
 /** Returns the people's alpha matte (one channel, 0–255) at the image's own size; all zero when nobody is there. */
 export async function personMatte(img: RawImage): Promise<Buffer> {
   model ??= loadGraphModel(modelDir(), 'rvm');

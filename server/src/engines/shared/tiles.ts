@@ -11,21 +11,26 @@ export interface Tile {
   height: number;
 }
 
-/** Start offsets of `n` evenly spread segments of `size` covering `length`. */
-function starts(length: number, size: number, overlap: number): number[] {
-  if (length <= size) return [0];
+/**
+ * Segments of one axis: the fewest that cover `length` with at most `size` px each and `overlap` px shared between
+ * neighbours, each as short as that allows. (Full-size segments spread over the length would overlap far more: at
+ * 1024 px with 512 px tiles, three 512 px segments make the model see 2.25x the pixels; three of 363 px, 1.13x.)
+ */
+function segments(length: number, size: number, overlap: number): { start: number; length: number }[] {
+  if (length <= size) return [{ start: 0, length }];
   const n = Math.ceil((length - overlap) / (size - overlap));
-  const step = (length - size) / (n - 1);
-  return Array.from({ length: n }, (_, i) => Math.round(i * step));
+  const len = Math.min(size, Math.ceil((length + (n - 1) * overlap) / n));
+  const step = (length - len) / (n - 1);
+  return Array.from({ length: n }, (_, i) => ({ start: Math.round(i * step), length: len }));
 }
 
 /** Tiles of at most `tileSize` px covering a `width`x`height` image, neighbours overlapping by at least `overlap`. */
 export function planTiles(width: number, height: number, tileSize: number, overlap: number): Tile[] {
   if (overlap * 2 >= tileSize) throw new Error('Tile overlap must be less than half the tile size');
   const tiles: Tile[] = [];
-  for (const y of starts(height, tileSize, overlap)) {
-    for (const x of starts(width, tileSize, overlap)) {
-      tiles.push({ x, y, width: Math.min(tileSize, width - x), height: Math.min(tileSize, height - y) });
+  for (const y of segments(height, tileSize, overlap)) {
+    for (const x of segments(width, tileSize, overlap)) {
+      tiles.push({ x: x.start, y: y.start, width: x.length, height: y.length });
     }
   }
   return tiles;

@@ -1,16 +1,16 @@
 import type { Operation } from '@ai-editor/core';
 import { Download, ExternalLink, Loader2 } from 'lucide-react';
 import { useState } from 'react';
-import { ReactCompareSlider, ReactCompareSliderImage } from 'react-compare-slider';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/utils';
+import { CHECKERBOARD } from './checkerboard';
 import type { ImageJob } from './jobs';
+import { ResultView } from './ResultView';
 import { useDownload } from './useDownload';
 
-/** Transparent parts of a result show on a checkerboard, as image editors do. */
-export const CHECKERBOARD = 'bg-[conic-gradient(#e5e7eb_25%,#fff_0_50%,#e5e7eb_0_75%,#fff_0)] bg-[length:20px_20px]';
+export { CHECKERBOARD };
 
 export function resultFileName(op: Operation, index: number): string {
   return index === 0 ? `${op.id}-result.png` : `${op.id}-result-${index + 1}.png`;
@@ -88,22 +88,7 @@ export function ResultCard({
         )}
       </CardHeader>
       <CardContent className="space-y-4">
-        {beforeUrl ? (
-          <ReactCompareSlider
-            className="mx-auto max-h-[70vh] rounded-md border"
-            data-testid="compare-slider"
-            itemOne={<ReactCompareSliderImage src={beforeUrl} alt="Before" style={{ objectFit: 'contain' }} />}
-            itemTwo={
-              <div className={cn('h-full w-full', CHECKERBOARD)}>
-                <ReactCompareSliderImage src={shown} alt={after} style={{ objectFit: 'contain' }} />
-              </div>
-            }
-          />
-        ) : (
-          <div className={cn('overflow-hidden rounded-md border', CHECKERBOARD)}>
-            <img src={shown} alt={after} className="mx-auto max-h-[70vh] object-contain" />
-          </div>
-        )}
+        <ResultView beforeUrl={beforeUrl} afterUrl={shown} alt={after} />
         <ResultGallery urls={urls} selected={selected} onSelect={setSelected} />
       </CardContent>
       <CardFooter className="flex flex-wrap gap-3">

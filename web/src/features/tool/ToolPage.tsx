@@ -1,12 +1,12 @@
-import { type Operation, operationByRoute } from '@ai-editor/core';
+import { OPERATIONS, type Operation, operationByRoute } from '@ai-editor/core';
 import { ServerOff } from 'lucide-react';
-import { useParams } from 'react-router';
-import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Link, useParams } from 'react-router';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import NotFound from '@/pages/NotFound';
 import { ComingSoon, ToolFrame } from './ToolFrame';
 import { ToolWorkspace } from './ToolWorkspace';
 import { TutorialCard } from './TutorialCard';
-import { useEngineAvailability } from './useEngine';
+import { useEngineAvailability, useToolOffer } from './useEngine';
 
 /** Route component of /features/:slug. The operation comes from the catalogue by its route. */
 export default function ToolPage() {
@@ -22,8 +22,8 @@ export default function ToolPage() {
 }
 
 function WorkingTool({ op }: { op: Operation }) {
-  const { available, reason } = useEngineAvailability(op.id);
-  if (available === false) return <Unavailable op={op} reason={reason} />;
+  const { available } = useEngineAvailability(op.id);
+  if (available === false) return <Unavailable op={op} />;
   return (
     <>
       <ToolWorkspace op={op} />
@@ -32,17 +32,36 @@ function WorkingTool({ op }: { op: Operation }) {
   );
 }
 
-/** Said before any upload: this deployment has no engine for the operation (DESIGN §1: never a fake result). */
-function Unavailable({ op, reason }: { op: Operation; reason?: string }) {
+/**
+ * Said before any upload: this deployment has no engine for the operation (never a fake result). In the visitor's
+ * words, with tools of the same kind that do work here; what an operator would change is on /status and in the docs.
+ */
+function Unavailable({ op }: { op: Operation }) {
+  const { offered } = useToolOffer();
+  const sameKind = (o: Operation) => (o.input === 'prompt') === (op.input === 'prompt');
+  const others = OPERATIONS.filter((o) => o.id !== op.id && offered(o) && sameKind(o)).slice(0, 4);
   return (
     <Card data-testid="tool-unavailable" className="border-dashed">
       <CardHeader className="items-center text-center">
         <ServerOff className="h-10 w-10 text-muted-foreground" aria-hidden />
         <CardTitle as="h2">Not available on this server</CardTitle>
         <CardDescription>
-          {op.name} cannot run on this deployment. {reason}
+          {op.name} is not enabled on this server, so it cannot process images here. The tools below work here.
         </CardDescription>
       </CardHeader>
+      {others.length > 0 && (
+        <CardContent>
+          <ul className="flex flex-wrap justify-center gap-2" aria-label="Tools that work here">
+            {others.map((o) => (
+              <li key={o.id}>
+                <Link to={o.route} className="inline-block rounded-full border px-3 py-1 text-sm hover:bg-accent">
+                  {o.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </CardContent>
+      )}
     </Card>
   );
 }

@@ -17,15 +17,19 @@ import { toast } from '@/components/ui/use-toast';
 import { UsageNotice } from '@/features/auth/UsageNotice';
 import { takeCarriedPhoto } from '@/features/editor/carry';
 import { useServerConfig } from '@/lib/server';
+import { BatchPanel } from './BatchPanel';
 import { JobProgress } from './JobProgress';
 import { fetchJob, type ImageJob, jobKey, submitJob, ToolError } from './jobs';
 import { MaskEditor, type MaskEditorHandle } from './MaskEditor';
+import { PageFileTarget } from './PageFileTarget';
 import { ParamControls } from './ParamControls';
 import { RecommendationCard } from './RecommendationCard';
 import { ResultCard } from './ResultCard';
 import { UploadArea, useObjectUrl } from './UploadArea';
 import { useAccess } from './useAccess';
-import { checkImageFile, checkParams } from './validate';
+import { useLimits } from './useLimits';
+import { usePhotoIntake } from './usePhotoIntake';
+import { checkImageFile, checkOutput, checkParams } from './validate';
 
 /** The server's words for a missing mask (server/src/services/uploads.ts), said before anything is sent. */
 const MASK_MISSING = 'Please paint the area to change (the mask is missing)';
@@ -47,6 +51,7 @@ export function ToolWorkspace({ op }: { op: Operation }) {
   const access = useAccess(op.id);
   const { data: config } = useServerConfig();
   const maxBytes = config?.limits?.maxUploadBytes ?? LIMITS.maxUploadBytes;
+  const { maxOutputPixels } = useLimits();
   // A photo handed over by /editor or a 'Try Now' card starts the page (once; a reload starts empty).
   const [file, setFile] = useState<File | null>(() => {
     const photo = takeCarriedPhoto();
@@ -57,6 +62,7 @@ export function ToolWorkspace({ op }: { op: Operation }) {
   const [submitting, setSubmitting] = useState(false);
   const [jobId, setJobId] = useState<number | null>(null);
   const maskRef = useRef<MaskEditorHandle>(null);
+  const intake = usePhotoIntake(op, setFile, maxBytes);
   const localBefore = useObjectUrl(file);
   const progressRef = useRef<HTMLDivElement>(null);
   const resultRef = useRef<HTMLDivElement>(null);
@@ -117,6 +123,7 @@ export function ToolWorkspace({ op }: { op: Operation }) {
         if (code) throw ToolError.of(code);
       }
       const checked = checkParams(op, params);
+      await checkOutput(op, checked, op.input === 'prompt' ? null : file, maxOutputPixels);
       const mask = op.mask ? await maskRef.current?.toMask() : undefined;
       if (op.mask === 'required' && !mask) throw new ToolError('Error', MASK_MISSING);
       // A new request clears the earlier result.
@@ -136,9 +143,13 @@ export function ToolWorkspace({ op }: { op: Operation }) {
 
   const completed = job?.status === 'completed' && job.processedUrl ? job : undefined;
   const needsPhoto = op.input !== 'prompt';
+  if (intake.batch) {
+    return <BatchPanel op={op} files={intake.batch} params={params} onExit={intake.exitBatch} />;
+  }
 
   return (
     <div className="space-y-6" data-testid="tool-workspace">
+      <PageFileTarget onFiles={intake.take} disabled={busy || !needsPhoto} />
       <Card>
         <CardHeader>
           <CardTitle as="h2">{needsPhoto ? 'Your photo' : 'Describe your image'}</CardTitle>
@@ -158,6 +169,7 @@ export function ToolWorkspace({ op }: { op: Operation }) {
                   disabled={busy}
                   maxBytes={maxBytes}
                   hidePreview={Boolean(op.mask)}
+                  onFiles={intake.canBatch ? intake.take : undefined}
                 />
               </div>
               {op.input === 'two-photos' && (

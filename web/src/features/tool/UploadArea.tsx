@@ -5,6 +5,7 @@ import { useDropzone } from 'react-dropzone';
 import { Button } from '@/components/ui/button';
 import { MAX_UPLOAD_TEXT } from '@/lib/limits';
 import { cn } from '@/lib/utils';
+import { OWN_DROP } from './usePageDrop';
 import { ACCEPT, checkImageFile } from './validate';
 
 /** An object URL for a file, revoked when the file changes or the component goes. */
@@ -36,10 +37,22 @@ export interface UploadAreaProps {
   maxBytes?: number;
   /** Hide the chosen photo's preview (the mask editor shows it instead). */
   hidePreview?: boolean;
+  /** Several photos at once (a batch): given, the picker takes several and several go here. */
+  onFiles?(files: File[]): void;
 }
 
 /** SPEC §2 upload area: drag and drop or click, one file, checked with the server's rules before anything is sent. */
-export function UploadArea({ label, file, onFile, onReject, busy, disabled, maxBytes, hidePreview }: UploadAreaProps) {
+export function UploadArea({
+  label,
+  file,
+  onFile,
+  onReject,
+  busy,
+  disabled,
+  maxBytes,
+  hidePreview,
+  onFiles,
+}: UploadAreaProps) {
   const [error, setError] = useState<string>();
   const preview = useObjectUrl(hidePreview ? null : file);
 
@@ -49,10 +62,15 @@ export function UploadArea({ label, file, onFile, onReject, busy, disabled, maxB
   };
 
   const { getRootProps, getInputProps, isDragActive } = useDropzone({
-    multiple: false,
+    multiple: Boolean(onFiles),
     disabled: busy || disabled,
     // Type and size are checked below with the catalogue's messages; dropzone only counts files.
     onDrop(accepted, rejected) {
+      if (onFiles && accepted.length > 1) {
+        setError(undefined);
+        onFiles(accepted);
+        return;
+      }
       if (rejected.length > 0 || accepted.length !== 1) {
         refuse(accepted.length + rejected.length > 1 ? 'TOO_MANY_FILES' : 'FILE_REQUIRED');
         return;
@@ -74,6 +92,7 @@ export function UploadArea({ label, file, onFile, onReject, busy, disabled, maxB
       <input {...getInputProps({ accept: Object.keys(ACCEPT).join(',') })} aria-label={label} />
       <div
         {...getRootProps({ role: 'button', 'aria-disabled': busy || disabled })}
+        {...OWN_DROP}
         data-testid={`upload-${label.toLowerCase().replace(/\s+/g, '-')}`}
         className={cn(
           'flex cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed p-6 text-center transition-colors',
@@ -96,6 +115,9 @@ export function UploadArea({ label, file, onFile, onReject, busy, disabled, maxB
           <ImageUp className="h-10 w-10 text-muted-foreground" aria-hidden />
         )}
         {!busy && <p className="font-medium">Drag &amp; drop an image here, or click to select</p>}
+        {!busy && onFiles && (
+          <p className="text-sm text-muted-foreground">You can also paste an image, or choose several at once.</p>
+        )}
         <p className="text-sm text-muted-foreground">
           Max file size: {MAX_UPLOAD_TEXT} | Supported formats: JPEG, PNG, WebP
         </p>

@@ -23,7 +23,8 @@ export function useDownload({
   const { data: config } = useServerConfig();
   const offered = config?.downloadsEnabled !== false;
   const [downloading, setDownloading] = useState(false);
-  const download = async (url: string, fileName: (blob: Blob) => string) => {
+  /** `source`: the file's URL, or a maker of the file (the batch's zip, built in the page). */
+  const download = async (source: string | (() => Promise<Blob>), fileName: (blob: Blob) => string) => {
     if (!canDownload) {
       toast({
         variant: 'destructive',
@@ -34,7 +35,7 @@ export function useDownload({
     }
     setDownloading(true);
     try {
-      const blob = await fetchBlob(url);
+      const blob = typeof source === 'string' ? await fetchBlob(source) : await source();
       saveBlob(blob, fileName(blob));
       onSaved?.();
     } catch {

@@ -1,17 +1,50 @@
-import type { OperationId } from '@ai-editor/core';
+import { OPERATIONS, type Operation, type OperationId } from '@ai-editor/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Health } from '@/lib/server';
 
+export const HEALTH_KEY = ['/api/health'] as const;
+
+/** `GET /api/health` answers 503 with the same body when some part is degraded, so both are read. */
+export async function fetchHealth(signal?: AbortSignal): Promise<Health> {
+  const res = await fetch('/api/health', { credentials: 'include', signal });
+  if (res.ok || res.status === 503) return (await res.json()) as Health;
+  throw new Error(`${res.status}: ${(await res.text()) || res.statusText}`);
+}
+
+/** The server's health, shared by every page that lists tools (one request, cached by React Query). */
+export function useHealth(refetchInterval?: number) {
+  return useQuery<Health>({
+    queryKey: HEALTH_KEY,
+    queryFn: ({ signal }) => fetchHealth(signal),
+    refetchInterval,
+    staleTime: refetchInterval ? 0 : 60_000,
+  });
+}
+
 /**
- * Whether this server can run the operation, from `GET /api/health` (read even when it answers 503, which it does
- * when some other part is degraded). Unknown while loading or when health cannot be read: the page then lets the
- * visitor try, and the server's own refusal is shown.
+ * Whether this server can run the operation. Unknown while loading or when health cannot be read: the page then
+ * lets the visitor try, and the server's own refusal is shown.
  */
 export function useEngineAvailability(operation: OperationId): { available?: boolean; reason?: string } {
-  const { data } = useQuery<Health>({
-    queryKey: ['/api/health'],
-    queryFn: async ({ signal }) => (await fetch('/api/health', { credentials: 'include', signal })).json(),
-  });
+  const { data } = useHealth();
   const engine = data?.engines?.find((e) => e.operation === operation);
   return engine ? { available: engine.available, reason: engine.reason } : {};
+}
+
+/** What a listing needs to know about each tool on this server. */
+export interface ToolOffer {
+  /** The ids the server said it cannot run (empty until health is known). */
+  unavailable: ReadonlySet<OperationId>;
+  /** False for tools that are coming soon or that this server cannot run. */
+  offered(op: Operation): boolean;
+  /** How many tools a visitor can use here: the catalogue's working tools less the ones the server cannot run. */
+  count: number;
+}
+
+/** The one source of "can a visitor use this tool here" for listings, counts and recommendations. */
+export function useToolOffer(): ToolOffer {
+  const { data } = useHealth();
+  const unavailable = new Set((data?.engines ?? []).filter((e) => !e.available).map((e) => e.operation as OperationId));
+  const offered = (op: Operation) => op.status === 'working' && !unavailable.has(op.id);
+  return { unavailable, offered, count: OPERATIONS.filter(offered).length };
 }

@@ -1,6 +1,7 @@
 import {
   ACCEPTED_TYPES,
   AppError,
+  checkOutputSize,
   type ErrorCode,
   errorTitle,
   isAcceptedMime,
@@ -34,6 +35,41 @@ export function checkImageFile(
 export function checkParams(op: Operation, params: Params): Params {
   try {
     return parseParams(op, params);
+  } catch (err) {
+    if (err instanceof AppError) throw new ToolError(errorTitle(err.code), err.message);
+    throw err;
+  }
+}
+
+/** The photo's size in pixels, read by the browser from the file (undefined when it cannot read it). */
+export async function imageSize(file: Blob): Promise<{ width: number; height: number } | undefined> {
+  const url = URL.createObjectURL(file);
+  // 'load' comes once the size is known; decoding every pixel of a large photo is not needed for it.
+  const img = new Image();
+  const loaded = new Promise<boolean>((resolve) => {
+    img.onload = () => resolve(true);
+    img.onerror = () => resolve(false);
+  });
+  img.src = url;
+  const ok = await loaded;
+  URL.revokeObjectURL(url);
+  return ok && img.naturalWidth > 0 ? { width: img.naturalWidth, height: img.naturalHeight } : undefined;
+}
+
+/**
+ * The server's output-size rule (core's checkOutputSize, with the limit this server sets), checked before the
+ * photo is sent: a 4x enlargement of a large photo is refused here with the same message. A photo the browser
+ * cannot read is left to the server, which decides from the bytes.
+ */
+export async function checkOutput(
+  op: Operation,
+  params: Params,
+  file: Blob | null | undefined,
+  maxPixels: number = LIMITS.maxOutputPixels,
+): Promise<void> {
+  const size = file ? await imageSize(file) : undefined;
+  try {
+    checkOutputSize(op.id, params, size, maxPixels);
   } catch (err) {
     if (err instanceof AppError) throw new ToolError(errorTitle(err.code), err.message);
     throw err;

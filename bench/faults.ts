@@ -1,0 +1,276 @@
+/**
+ * Fault benchmark (issue 12): the real server in its own process (as `npm run serve` starts it), with its engine
+ * hosts, faced with what used to take it down. It prints:
+ * - timeouts survived in a row: super-resolution 4x of a 1000x1000 photo (15 s or more here) with a 5 s limit (BENCH_TIMEOUTS, 50; BENCH_TIMEOUT_MS),
+ *   and whether the API's PID stayed the same, then whether a small job completes;
+ * - engine hosts killed with SIGKILL mid-job (BENCH_KILLS, 10) and jobs lost (left pending; must be 0);
+ * - first vs warm time of each local engine through the server (preloading on; target <= 1.5x);
+ * - status-poll p50/p99 at 200 req/s while two jobs run (target p99 <= 25 ms);
+ * - the guest output bomb (a 6300x6300 one-bit PNG to face enhancement at 2x): refused at submit, or the peak RSS
+ *   of the server's whole process tree above idle (target <= 1.5 GB).
+ * Run: npm run bench:faults
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { getOperation, type OperationId } from '@ai-editor/core';
+import sharp from 'sharp';
+import { freePort } from '../server/src/adapters/firebase-emulator.js';
+import { startServerProcess } from '../server/test/support/server-process.js';
+import { percentile, pollsDuring } from './support/poll-under-load.js';
+import { signIn } from './support/sign-in.js';
+
+const TIMEOUTS = Number(process.env.BENCH_TIMEOUTS ?? 50);
+const KILLS = Number(process.env.BENCH_KILLS ?? 10);
+const fixtures = path.resolve(import.meta.dirname, '../fixtures');
+const astronaut = fs.readFileSync(path.join(fixtures, 'astronaut.png'));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type View = { id: number; status: string; metadata: Record<string, any> };
+
+/** A server process with its own data and its own Auth emulator, and a client signed in on it. */
+async function serve(env: Record<string, string>) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aie-faults-'));
+  const server = await startServerProcess({
+    DATA_DIR: dataDir,
+    AUTH_EMULATOR_PORT: String(await freePort()),
+    // More jobs than a visitor's daily allowance; the rules themselves are tested elsewhere.
+    DAILY_USES_PER_OPERATION: '10000',
+    ...env,
+  });
+  const cookie = await signIn(server.url);
+  /** A visitor: with the signed-in session's cookie, or a guest that keeps the cookie its first answer sets. */
+  const client = (headers: Record<string, string>) => ({
+    async submit(fields: Record<string, string | Buffer>): Promise<Response> {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields))
+        form.append(k, typeof v === 'string' ? v : new Blob([new Uint8Array(v)]));
+      const res = await fetch(`${server.url}/api/images`, { method: 'POST', body: form, headers });
+      headers.cookie ??= (res.headers.getSetCookie()[0] ?? '').split(';')[0] as string;
+      return res;
+    },
+    async view(id: number): Promise<View> {
+      return (await (await fetch(`${server.url}/api/images/${id}`, { headers })).json()) as View;
+    },
+    async end(id: number, timeoutMs = 600_000): Promise<View> {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const v = await this.view(id);
+        if (v.status !== 'pending' || Date.now() > until) return v;
+        await sleep(50);
+      }
+    },
+  });
+  const user = client({ cookie });
+  const submit = async (fields: Record<string, string | Buffer>) => {
+    const res = await user.submit(fields);
+    const body = (await res.json()) as { id?: number; message?: string };
+    if (!body.id) throw new Error(`submission refused: ${res.status} ${body.message}`);
+    return body.id;
+  };
+  const health = async () => (await (await fetch(`${server.url}/api/health`)).json()) as Record<string, any>;
+  return {
+    server,
+    cookie,
+    user,
+    guest: client({}),
+    submit,
+    health,
+    async close() {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resident memory (MB) of a process and all its descendants, from /proc. */
+function treeRssMb(root: number): number {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  let total = 0;
+  for (const stack = [root]; stack.length; ) {
+    const pid = stack.pop() as number;
+    try {
+      const kb = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      total += Number(kb ?? 0) / 1024;
+    } catch {
+      // exited meanwhile
+    }
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+/**
+ * Submits the guest output bomb (a 6300x6300 one-bit PNG, 5 KB, to face enhancement at 2x: 158 megapixels out) and
+ * says what happened to it, with the peak resident memory of the server's whole process tree above idle.
+ */
+async function outputBomb(s: Awaited<ReturnType<typeof serve>>): Promise<string> {
+  await sleep(3000);
+  const idle = treeRssMb(s.server.pid);
+  const bomb = await sharp({ create: { width: 6300, height: 6300, channels: 3, background: '#fff' } })
+    .png({ palette: true, colours: 2 })
+    .toBuffer();
+  let peak = idle;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, treeRssMb(s.server.pid));
+      await sleep(50);
+    }
+  })();
+  const res = await s.guest.submit({ operation: 'face-enhancement', scale: '2', file: bomb });
+  const body = (await res.json()) as { id?: number; code?: string };
+  let outcome = `refused at submit: HTTP ${res.status} ${body.code}`;
+  if (body.id) {
+    const v = await s.guest.end(body.id);
+    outcome = `not refused at submit; the job ended ${v.status}${v.metadata.errorCode ? ` (${v.metadata.errorCode})` : ''}`;
+  }
+  sampling = false;
+  await sampler;
+  const gb = (mb: number) => (mb / 1024).toFixed(2);
+  return `${(bomb.length / 1024).toFixed(1)} KB, face enhancement 2x: ${outcome}; process tree peak ${gb(peak)} GB, ${gb(peak - idle)} GB above idle (${gb(idle)} GB)   (target <= 1.5 GB above idle, or refused at submit)`;
+}
+
+const lines: string[] = [];
+const report = (line: string) => {
+  lines.push(line);
+  console.log(line);
+};
+report(`faults benchmark: ${os.availableParallelism()} cores, load average ${os.loadavg()[0]?.toFixed(1)} at start`);
+
+// 1. Timeouts in onnxruntime, in a row. Replacement hosts preload only the engine they will run.
+{
+  const s = await serve({ JOB_TIMEOUT_MS: process.env.BENCH_TIMEOUT_MS ?? '5000', ENGINE_PRELOAD: 'super-resolution' });
+  const pid = s.server.pid;
+  const large = await sharp(astronaut).resize(1000, 1000).png().toBuffer();
+  const ids: number[] = [];
+  for (let i = 0; i < TIMEOUTS; i++)
+    ids.push(await s.submit({ operation: 'super-resolution', scale: '4', file: large }));
+  let timedOut = 0;
+  for (const id of ids) {
+    const v = await s.user.end(id);
+    if (v.metadata.errorCode === 'PROCESSING_TIMED_OUT' && s.server.alive()) timedOut++;
+    else break;
+  }
+  const small = await sharp(astronaut).resize(64, 64).png().toBuffer();
+  const next = await s.user.end(await s.submit({ operation: 'super-resolution', scale: '2', file: small }));
+  const same = s.server.alive() && s.server.child.pid === pid;
+  report(
+    `timeouts survived in a row   ${timedOut} of ${TIMEOUTS} (target >= 50); API PID ${pid} unchanged: ${same ? 'yes' : 'NO'}; next job ${next.status}${next.metadata.errorCode ? ` (${next.metadata.errorCode})` : ''}`,
+  );
+  await s.close();
+}
+
+// 2. On the defaults (models preloaded at start, the default time limit).
+const s = await serve({});
+const localOps = ((await s.health()).engines as { operation: string; engine: string | null }[])
+  .filter((e) => e.engine === 'local')
+  .map((e) => e.operation);
+
+// 2a. First vs warm job of each local engine, once preloading has finished.
+{
+  const until = Date.now() + 300_000;
+  while (Date.now() < until) {
+    const engines = (await s.health()).engines as { engine: string | null; loaded: boolean }[];
+    if (engines.every((e) => e.engine !== 'local' || e.loaded)) break;
+    await sleep(500);
+  }
+  const mask = await sharp({ create: { width: 512, height: 512, channels: 3, background: '#000' } })
+    .composite([
+      {
+        input: await sharp({ create: { width: 80, height: 80, channels: 3, background: '#fff' } })
+          .png()
+          .toBuffer(),
+        left: 300,
+        top: 300,
+      },
+    ])
+    .png()
+    .toBuffer();
+  const timed = async (operation: string) => {
+    const t = performance.now();
+    const withMask = getOperation(operation as OperationId).input === 'photo+mask';
+    const v = await s.user.end(await s.submit({ operation, file: astronaut, ...(withMask && { mask }) }));
+    if (v.status !== 'completed') throw new Error(`${operation} ${v.status}: ${v.metadata.error}`);
+    return performance.now() - t;
+  };
+  report('first vs warm job (512x512 photo, submit to completed through HTTP; target <= 1.5x)');
+  for (const op of localOps) {
+    const first = await timed(op);
+    const warm = await timed(op);
+    report(
+      `  ${op.padEnd(22)} first ${first.toFixed(0).padStart(6)} ms   warm ${warm.toFixed(0).padStart(6)} ms   ${(first / warm).toFixed(2)}x`,
+    );
+  }
+}
+
+// 2b. Status polls at 200/s while two jobs run (one in the host, one waiting).
+{
+  const photo = await sharp(astronaut).resize(1024, 1024).jpeg({ quality: 92 }).toBuffer();
+  const ids = [
+    await s.submit({ operation: 'background-removal', file: photo }),
+    await s.submit({ operation: 'background-removal', file: photo }),
+  ];
+  const jobs = Promise.all(ids.map((id) => s.user.end(id)));
+  const { latencies, failures } = await pollsDuring(`${s.server.url}/api/images/${ids[0]}`, 200, s.cookie, jobs);
+  report(
+    `GET /api/images/:id          p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms over ${latencies.length} requests at 200/s while 2 jobs ran, ${failures.length} failed   (target p99 <= 25 ms)`,
+  );
+}
+
+// 2c. The guest output bomb: 5 KB that would make a 158-megapixel result (refused at submit by the output limit).
+report(`guest output bomb            ${await outputBomb(s)}`);
+
+// 2d. Engine hosts killed with SIGKILL in the middle of a job (as the kernel's out-of-memory killer would).
+{
+  const photo = await sharp(astronaut).resize(768, 768).png().toBuffer();
+  const ids: number[] = [];
+  let killed = 0;
+  for (let i = 0; i < KILLS; i++) {
+    const id = await s.submit({ operation: 'super-resolution', scale: '4', file: photo });
+    ids.push(id);
+    for (let tries = 0; tries < 1200; tries++) {
+      const v = await s.user.view(id);
+      if (v.status !== 'pending') break;
+      if (String(v.metadata.stage).startsWith('Upscaling tile')) {
+        const { engineHosts } = await s.health();
+        for (const pid of engineHosts.pids as number[]) process.kill(pid, 'SIGKILL');
+        killed++;
+        break;
+      }
+      await sleep(50);
+    }
+  }
+  const ended = await Promise.all(ids.map((id) => s.user.end(id, 120_000)));
+  const lost = ended.filter((v) => v.status === 'pending').length;
+  const crashed = ended.filter((v) => v.metadata.errorCode === 'WORKER_CRASHED').length;
+  const next = await s.user.end(await s.submit({ operation: 'pencil-sketch', file: astronaut }));
+  report(
+    `hosts killed mid-job         ${killed} with SIGKILL; jobs lost ${lost} (target 0): ${crashed} failed 'stopped unexpectedly', none left pending; next job ${next.status}; API alive: ${s.server.alive() ? 'yes' : 'NO'}`,
+  );
+}
+
+await s.close();
+
+// 3. The same bomb with the output limit lifted: the memory budget (ENGINE_MEMORY_MB) is what stops it then.
+{
+  const lifted = await serve({ MAX_OUTPUT_PIXELS: '1000000000' });
+  const until = Date.now() + 300_000;
+  while (Date.now() < until && !(await lifted.health()).engines.every((e: any) => e.engine !== 'local' || e.loaded)) {
+    await sleep(500);
+  }
+  report(`bomb, output limit lifted    ${await outputBomb(lifted)}`);
+  await lifted.close();
+}
+report(`load average at the end ${os.loadavg()[0]?.toFixed(1)}`);
+process.exit(0);
