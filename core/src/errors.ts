@@ -142,6 +142,23 @@ export const ERRORS = {
     message: 'This photo stopped the processing engine twice and will not be tried again',
   },
 
+  // Select object (POST /api/select-object), the mask editor's helper
+  SELECT_PROMPT_INVALID: {
+    status: 400,
+    title: 'Error',
+    message: 'Click on an object in the photo, or drag a box around it, to select it',
+  },
+  NOTHING_SELECTED: {
+    status: 422,
+    title: 'Error',
+    message: 'No object was found there. Click on the object itself, or drag a box around it',
+  },
+  SELECT_UNAVAILABLE: {
+    status: 503,
+    title: 'Not available on this server',
+    message: 'Select object is not available on this server. Paint the area with the brush instead',
+  },
+
   // Sign-in failures (SPEC §8), keyed by the provider's error code
   AUTH_POPUP_BLOCKED: {
     status: 400,

@@ -18,6 +18,7 @@ import { imageRoutes } from './routes/images.js';
 import { libraryRoutes } from './routes/library.js';
 import { recommendationRoutes } from './routes/recommendations.js';
 import { errorSchema } from './routes/schemas.js';
+import { selectObjectRoutes } from './routes/select-object.js';
 import { sessionRoutes } from './routes/session.js';
 import { webRoutes } from './routes/web.js';
 import { registerSecurityHeaders } from './security-headers.js';
@@ -96,6 +97,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const library = new LibraryService({ db: database.db, storage, log: app.log });
   libraryRoutes(app, { jobs, library, retentionHours: config.retentionHours });
   sessionRoutes(app, auth);
+  selectObjectRoutes(app, { jobs, limits: config, admission: auth.rules, timeoutMs: config.jobTimeoutMs });
   recommendationRoutes(app, { jobs, storage });
   healthRoutes(app, { database, storage, queue, registry, pool, storageMinFreeBytes: config.storageMinFreeBytes });
   clientConfigRoutes(app, config);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { iou } from '../../../bench/support/selection-cases.js';
 import engine from '../../src/engines/local/image-segmentation.js';
 import { FIXTURES, fixtureBytes, fixturePixels, fromPng, recordingContext } from '../support/engine-ctx.js';
 import { luma } from '../support/metrics.js';
@@ -12,18 +13,6 @@ async function groundTruth(name: string): Promise<Buffer> {
     .extractChannel(0)
     .raw()
     .toBuffer();
-}
-
-function iou(a: Buffer, b: Buffer): number {
-  let inter = 0;
-  let union = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = (a[i] as number) >= 128;
-    const y = (b[i] as number) >= 128;
-    if (x && y) inter++;
-    if (x || y) union++;
-  }
-  return inter / union;
 }
 
 async function segment(file: string, subject?: string) {

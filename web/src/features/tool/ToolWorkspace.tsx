@@ -254,7 +254,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
               )}
             </div>
           )}
-          {op.mask && file && <MaskEditor ref={maskRef} file={file} disabled={busy} />}
+          {op.mask && file && <MaskEditor ref={maskRef} file={file} operation={op.id} disabled={busy} />}
           <ParamControls defs={op.params} values={params} onChange={setParam} disabled={busy} />
           <Button size="lg" onClick={submit} disabled={busy} data-testid="submit">
             {busy ? (

@@ -1,13 +1,18 @@
 /**
  * The mask editor's model: the mask is the replay of a list of strokes, so undo and redo are list operations and
- * cost no image copies, whatever the photo's size.
+ * cost no image copies, whatever the photo's size. A selected object is one more stroke: its mask, already drawn
+ * in the paint colour at the canvas' size, painted over what is there.
  */
-export type Stroke = { kind: 'paint' | 'erase'; radius: number; points: [number, number][] } | { kind: 'clear' };
+export type Stroke =
+  | { kind: 'paint' | 'erase'; radius: number; points: [number, number][] }
+  | { kind: 'clear' }
+  | { kind: 'select'; layer: HTMLCanvasElement };
 
 /** Masks larger than this on their long side are drawn smaller; the server scales the mask to the photo. */
 export const MAX_MASK_SIDE = 2048;
 /** Painted areas show in this colour, at the canvas' CSS opacity. */
-const PAINT = 'rgb(239 68 68)';
+const PAINT_RGB = [239, 68, 68] as const;
+const PAINT = `rgb(${PAINT_RGB.join(' ')})`;
 
 export function maskSize(width: number, height: number): { width: number; height: number } {
   const scale = Math.min(1, MAX_MASK_SIDE / Math.max(width, height));
@@ -18,6 +23,10 @@ export function maskSize(width: number, height: number): { width: number; height
 export function drawStroke(ctx: CanvasRenderingContext2D, stroke: Stroke, from = 0): void {
   if (stroke.kind === 'clear') {
     ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+    return;
+  }
+  if (stroke.kind === 'select') {
+    ctx.drawImage(stroke.layer, 0, 0);
     return;
   }
   ctx.save();
@@ -56,7 +65,7 @@ export function mayHavePaint(strokes: readonly Stroke[]): boolean {
   for (let i = strokes.length - 1; i >= 0; i--) {
     const s = strokes[i] as Stroke;
     if (s.kind === 'clear') return false;
-    if (s.kind === 'paint') return true;
+    if (s.kind === 'paint' || s.kind === 'select') return true;
   }
   return false;
 }
@@ -86,4 +95,30 @@ export async function exportMask(canvas: HTMLCanvasElement): Promise<Blob | null
   target.height = height;
   (target.getContext('2d') as CanvasRenderingContext2D).putImageData(out, 0, 0);
   return new Promise((resolve) => target.toBlob((b) => resolve(b), 'image/png'));
+}
+
+/**
+ * A selection mask from the server (a PNG, white = selected, at the photo's size) as a layer for the canvas: the
+ * paint colour where selected, transparent elsewhere, scaled to the canvas.
+ */
+export async function selectionLayer(png: Blob, width: number, height: number): Promise<HTMLCanvasElement> {
+  const bitmap = await createImageBitmap(png);
+  const layer = document.createElement('canvas');
+  layer.width = width;
+  layer.height = height;
+  const ctx = layer.getContext('2d') as CanvasRenderingContext2D;
+  ctx.drawImage(bitmap, 0, 0, width, height);
+  bitmap.close();
+  const img = ctx.getImageData(0, 0, width, height);
+  const d = img.data;
+  const [r, g, b] = PAINT_RGB;
+  for (let i = 0; i < d.length; i += 4) {
+    const selected = (d[i] as number) >= 128;
+    d[i] = r;
+    d[i + 1] = g;
+    d[i + 2] = b;
+    d[i + 3] = selected ? 255 : 0;
+  }
+  ctx.putImageData(img, 0, 0);
+  return layer;
 }

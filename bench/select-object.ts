@@ -1,0 +1,190 @@
+/**
+ * "Select object" methods compared on objects with a known truth (bench/support/selection-cases.ts): per case and
+ * mean, the IoU of each method's mask with the truth (before the halo dilation), the truth covered by the dilated
+ * mask the API returns, and the time. Methods run in this thread, one after another, as they would in an engine
+ * host. Run: npm run bench:select-object
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import sharp from 'sharp';
+import { loadConfig } from '../server/src/config.js';
+import { decode, type RawImage } from '../server/src/engines/shared/image.js';
+import { salientMask } from '../server/src/engines/shared/isnet.js';
+import { loadOpenCv, type OpenCv, withMats } from '../server/src/engines/shared/opencv.js';
+import {
+  type BoxCutter,
+  binary,
+  boxCrop,
+  crop,
+  dilate,
+  dilationRadius,
+  keepLargeParts,
+  normaliseBox,
+  place,
+  selectObject,
+} from '../server/src/services/select-object.js';
+import { grabCutBox } from '../server/src/services/select-object-grabcut.js';
+import { coverage, iou, type SelectionCase, selectionCases } from './support/selection-cases.js';
+
+process.env.MODEL_CACHE_DIR ??= path.resolve(import.meta.dirname, '../data/models');
+const threads = loadConfig().inferenceThreads;
+/**
+ * ISNet answers are kept per crop: several methods segment the same crops, and the bench would otherwise take twice
+ * as long. A method's time still counts each answer's first computation (`charged`).
+ */
+const answers = new Map<string, { mask: Buffer; ms: number }>();
+let charged = 0;
+const isnet = async (img: RawImage) => {
+  const key = createHash('sha1').update(img.data).digest('hex') + img.width;
+  const known = answers.get(key);
+  if (known) {
+    charged += known.ms;
+    return known.mask;
+  }
+  const t = performance.now();
+  const mask = await salientMask(img, threads);
+  answers.set(key, { mask, ms: performance.now() - t });
+  return mask;
+};
+
+type Method = (c: SelectionCase, img: RawImage, cv: OpenCv) => Promise<Buffer>;
+
+/** A disc around the click with the object's own area: a baseline that is even told the object's size. */
+const disc: Method = async (c) => {
+  let area = 0;
+  for (const v of c.truth) if (v) area++;
+  const r2 = area / Math.PI;
+  const out = Buffer.alloc(c.width * c.height);
+  for (let y = 0; y < c.height; y++) {
+    for (let x = 0; x < c.width; x++) if ((x - c.point.x) ** 2 + (y - c.point.y) ** 2 <= r2) out[y * c.width + x] = 255;
+  }
+  return out;
+};
+
+/** The box itself, filled. */
+const filledBox: Method = async (c) => {
+  const b = normaliseBox(c, c.box);
+  const out = Buffer.alloc(c.width * c.height);
+  for (let y = b.top; y < b.top + b.height; y++) out.fill(255, y * c.width + b.left, y * c.width + b.left + b.width);
+  return out;
+};
+
+const noBox: BoxCutter = async () => {
+  throw new Error('not a box method');
+};
+
+/** ISNet on the whole photo, the component under the click: selectObject's last crop alone. */
+const isnetWhole: Method = (c, img) =>
+  selectObject(
+    img,
+    { kind: 'point', ...c.point },
+    {
+      segment: async (crop) =>
+        crop.width === img.width && crop.height === img.height ? isnet(crop) : Buffer.alloc(crop.width * crop.height),
+      cutBox: noBox,
+    },
+  );
+
+/** ISNet on the box widened by 10 %, what it finds inside the box (without specks). */
+const isnetBox: BoxCutter = async (crop, box) => {
+  const mask = binary(await isnet(crop));
+  for (let y = 0; y < crop.height; y++) {
+    for (let x = 0; x < crop.width; x++) {
+      if (x < box.left || y < box.top || x >= box.left + box.width || y >= box.top + box.height) {
+        mask[y * crop.width + x] = 0;
+      }
+    }
+  }
+  return mask;
+};
+
+/** GrabCut started from ISNet's mask (probably object / probably background inside the box, background outside). */
+const isnetGrabCutBox =
+  (cv: OpenCv): BoxCutter =>
+  async (crop, box) => {
+    const rough = await isnetBox(crop, box);
+    const { width, height } = crop;
+    const labels = new Uint8Array(width * height);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const i = y * width + x;
+        const inside = x >= box.left && y >= box.top && x < box.left + box.width && y < box.top + box.height;
+        labels[i] = !inside ? cv.GC_BGD : rough[i] ? cv.GC_PR_FGD : cv.GC_PR_BGD;
+      }
+    }
+    if (!rough.some((v) => v)) return rough;
+    return withMats((track) => {
+      const src = track(new cv.Mat(height, width, cv.CV_8UC3));
+      src.data.set(crop.data);
+      const mask = track(new cv.Mat(height, width, cv.CV_8UC1));
+      mask.data.set(labels);
+      cv.grabCut(src, mask, new cv.Rect(0, 0, 1, 1), track(new cv.Mat()), track(new cv.Mat()), 4, cv.GC_INIT_WITH_MASK);
+      return Uint8Array.from(mask.data as Uint8Array, (v) => (v === cv.GC_FGD || v === cv.GC_PR_FGD ? 1 : 0));
+    });
+  };
+
+/** A box method on the box widened by `margin`, as selectObject runs its own. */
+const inBox =
+  (margin: number, cutter: (cv: OpenCv) => BoxCutter): Method =>
+  async (c, img, cv) => {
+    const { rect, inner } = boxCrop(img, c.box, margin);
+    const mask = await cutter(cv)(crop(img, rect), inner);
+    return place(keepLargeParts(mask, rect.width, rect.height), rect, img.width, img.height);
+  };
+
+const methods: [string, Method][] = [
+  ['disc (oracle size)', disc],
+  ['ISNet whole photo, click', isnetWhole],
+  [
+    'ISNet crops, click (ours)',
+    (c, img) => selectObject(img, { kind: 'point', ...c.point }, { segment: isnet, cutBox: noBox }),
+  ],
+  ['box filled', filledBox],
+  ['ISNet crop, box', inBox(0.1, () => isnetBox)],
+  ['ISNet+GrabCut, box', inBox(0.1, isnetGrabCutBox)],
+  [
+    'GrabCut, box (ours)',
+    (c, img, cv) => selectObject(img, { kind: 'box', ...c.box }, { segment: isnet, cutBox: grabCutBox(cv) }),
+  ],
+];
+
+const cv = await loadOpenCv();
+const cases = await selectionCases();
+// Warm the model so that the first case's time is not the load.
+await isnet(await decode(cases[0]?.image as Buffer));
+const pad = (s: string, n: number) => s.padEnd(n);
+const fmt = (v: number) => v.toFixed(3);
+const totals = methods.map(() => ({ iou: 0, cover: 0, ms: 0, worst: 1 }));
+console.log(`threads=${threads}  cases=${cases.length}`);
+console.log(`${pad('case', 26)}${pad('method', 28)}IoU    covered(dilated)  ms`);
+for (const c of cases) {
+  const img = await decode(c.image);
+  for (const [k, [name, method]] of methods.entries()) {
+    charged = 0;
+    const t = performance.now();
+    const mask = await method(c, img, cv);
+    const ms = performance.now() - t + charged;
+    const grown = dilate(mask, c.width, c.height, dilationRadius(c.width, c.height));
+    const score = iou(mask, c.truth);
+    const cover = coverage(grown, c.truth);
+    const tot = totals[k] as (typeof totals)[number];
+    tot.iou += score;
+    tot.cover += cover;
+    tot.ms += ms;
+    tot.worst = Math.min(tot.worst, score);
+    console.log(`${pad(c.name, 26)}${pad(name, 28)}${fmt(score)}  ${fmt(cover)}             ${Math.round(ms)}`);
+    if (process.env.BENCH_SAVE) {
+      await sharp(mask, { raw: { width: c.width, height: c.height, channels: 1 } })
+        .png()
+        .toFile(`${process.env.BENCH_SAVE}/${c.name.replace(/\W+/g, '_')}-${k}.png`);
+    }
+  }
+}
+console.log('\nmean over cases');
+for (const [k, [name]] of methods.entries()) {
+  const t = totals[k] as (typeof totals)[number];
+  const n = cases.length;
+  console.log(
+    `${pad(name, 28)}IoU ${fmt(t.iou / n)}  worst ${fmt(t.worst)}  covered ${fmt(t.cover / n)}  ${Math.round(t.ms / n)} ms`,
+  );
+}

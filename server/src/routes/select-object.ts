@@ -1,0 +1,71 @@
+import { AppError, getOperation } from '@ai-editor/core';
+import type { FastifyInstance } from 'fastify';
+import { memoryRateLimiter, type RateLimiter } from '../adapters/rate-limiter.js';
+import type { JobService } from '../services/jobs.js';
+import type { Rules } from '../services/rules.js';
+import { parsePrompt, selectObjectMask } from '../services/select-object-api.js';
+import { checkImage, readSubmission, type UploadedFile, type UploadLimits } from '../services/uploads.js';
+
+export interface SelectObjectRouteDeps {
+  jobs: JobService;
+  limits: UploadLimits;
+  /** The access rules of the tool the selection is for (guests cannot use object removal). */
+  admission?: Pick<Rules, 'check'>;
+  /** Selections per user (or address); a helper step, so it costs no daily use but is bounded. */
+  limiter?: RateLimiter;
+  /** The engine pool's time limit for one selection (the job limit, JOB_TIMEOUT_MS). */
+  timeoutMs: number;
+}
+
+/** Thirty selections a minute: far above clicking by hand, well below keeping the engines busy. */
+export const SELECT_RATE_LIMIT = { max: 30, windowMs: 60_000 };
+
+/**
+ * `POST /api/select-object` (multipart: `file`, `operation` = the mask tool it is for (or `?operation=`), and either `x`,`y` or
+ * `x0`,`y0`,`x1`,`y1` in pixels of the upright photo): answers the selection as a PNG mask, white = selected.
+ */
+export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRouteDeps) {
+  const limiter = deps.limiter ?? memoryRateLimiter(SELECT_RATE_LIMIT);
+  app.post(
+    '/api/select-object',
+    {
+      schema: {
+        summary: 'Select the object at a point or in a box (multipart form); answers a PNG mask',
+        description:
+          'Fields: file (the photo), operation (object-removal or image-inpainting), and x, y or x0, y0, x1, y1 in ' +
+          'pixels of the photo as shown upright. The mask is the photo’s size, white where selected, grown a ' +
+          'little so that removal leaves no halo. Uses no daily allowance; rate-limited.',
+        tags: ['images'],
+        consumes: ['multipart/form-data'],
+        produces: ['image/png'],
+      },
+    },
+    async (request, reply) => {
+      // Who may ask is answered as soon as the operation is known, before the photo is read.
+      const { operation, fields, files } = await readSubmission(request, async (name) => {
+        if (getOperation(name).mask === undefined) {
+          throw new AppError('BAD_REQUEST', { reason: `${getOperation(name).name} takes no mask to select into` });
+        }
+        await deps.admission?.check(request, reply, name);
+        const wait = await limiter.hit(request.uid ?? request.ip);
+        if (wait > 0) {
+          reply.header('Retry-After', String(wait));
+          throw new AppError('RATE_LIMITED');
+        }
+        deps.jobs.assertAvailable(name);
+      });
+      const photo = files.find((f) => f.field === 'file');
+      if (files.some((f) => f.field !== 'file')) {
+        throw new AppError('UNEXPECTED_FILE', { field: (files.find((f) => f.field !== 'file') as UploadedFile).field });
+      }
+      if (files.length > 1) throw new AppError('TOO_MANY_FILES');
+      if (!photo) throw new AppError('FILE_REQUIRED');
+      const image = await checkImage(photo.bytes, deps.limits);
+      const prompt = parsePrompt(fields, image);
+      const png = await selectObjectMask(deps.jobs.pool, operation, image.bytes, prompt, deps.timeoutMs);
+      reply.header('Content-Type', 'image/png');
+      reply.header('Cache-Control', 'no-store');
+      return reply.send(png);
+    },
+  );
+}

@@ -1,0 +1,70 @@
+import { AppError, type OperationId } from '@ai-editor/core';
+import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
+import type { SelectPrompt } from './select-object.js';
+
+/** The pool module that computes selections (services/select-object.engine.ts). */
+export const SELECT_MODULE = new URL('./select-object.engine.ts', import.meta.url).href;
+
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * The prompt from the form: `x`,`y` (a click) or `x0`,`y0`,`x1`,`y1` (a box), pixels of the upright photo, inside
+ * it. Anything else is SELECT_PROMPT_INVALID.
+ */
+export function parsePrompt(fields: Record<string, string>, size: { width: number; height: number }): SelectPrompt {
+  const num = (name: string): number | undefined => {
+    const v = fields[name]?.trim();
+    if (v === undefined || v === '') return undefined;
+    if (!NUMBER.test(v)) throw new AppError('SELECT_PROMPT_INVALID');
+    return Number(v);
+  };
+  const inX = (v: number) => v >= 0 && v <= size.width;
+  const inY = (v: number) => v >= 0 && v <= size.height;
+  const [x, y, x0, y0, x1, y1] = ['x', 'y', 'x0', 'y0', 'x1', 'y1'].map(num);
+  const point = x !== undefined || y !== undefined;
+  const box = [x0, y0, x1, y1].some((v) => v !== undefined);
+  if (point && !box && x !== undefined && y !== undefined && inX(x) && inY(y)) {
+    // A click on the far edge lands on the last pixel.
+    return { kind: 'point', x: Math.min(x, size.width - 1), y: Math.min(y, size.height - 1) };
+  }
+  if (box && !point && x0 !== undefined && y0 !== undefined && x1 !== undefined && y1 !== undefined) {
+    // A box must enclose something: at least 4 px each way.
+    if ([x0, x1].every(inX) && [y0, y1].every(inY) && Math.abs(x1 - x0) >= 4 && Math.abs(y1 - y0) >= 4) {
+      return { kind: 'box', x0, y0, x1, y1 };
+    }
+  }
+  throw new AppError('SELECT_PROMPT_INVALID');
+}
+
+/**
+ * Runs the selection in the engine pool and returns its PNG; NOTHING_SELECTED when no object was found. Without a
+ * pool (an API process of a scale-out deployment runs no engines) there is nowhere to run it off the event loop.
+ */
+export async function selectObjectMask(
+  pool: EnginePool | undefined,
+  operation: OperationId,
+  image: Buffer,
+  prompt: SelectPrompt,
+  /** A job's time limit (JOB_TIMEOUT_MS): a selection takes seconds, but on a busy machine it runs as long. */
+  timeoutMs: number,
+): Promise<Buffer> {
+  if (!pool) throw new AppError('SELECT_UNAVAILABLE');
+  let png: Buffer | undefined;
+  let share = 0;
+  try {
+    const out = await pool.run(
+      SELECT_MODULE,
+      { operation, image, params: { ...prompt } },
+      { onProgress: () => {}, timeoutMs },
+    );
+    png = out.images[0];
+    share = Number(out.metadata?.selectedShare ?? 0);
+  } catch (err) {
+    if (err instanceof EngineFailure && err.reason === 'timeout') throw new AppError('PROCESSING_TIMED_OUT');
+    if (err instanceof EngineFailure && err.reason === 'crashed') throw new AppError('WORKER_CRASHED');
+    if (err instanceof EngineFailure && err.reason === 'memory') throw new AppError('ENGINE_OUT_OF_MEMORY');
+    throw err;
+  }
+  if (!png || share === 0) throw new AppError('NOTHING_SELECTED');
+  return png;
+}

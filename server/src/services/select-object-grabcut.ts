@@ -1,0 +1,59 @@
+import sharp from 'sharp';
+import type { RawImage } from '../engines/shared/image.js';
+import { type OpenCv, withMats } from '../engines/shared/opencv.js';
+import type { BoxCutter, Rect } from './select-object.js';
+
+/** Iterations of GrabCut's colour-model / graph-cut loop (OpenCV's examples use 5; more changed nothing here). */
+const ITERATIONS = 5;
+/** GrabCut works on a copy at most this size on its long side: its cost grows with the pixels, its edges do not. */
+const MAX_SIDE = 800;
+
+/**
+ * GrabCut (OpenCV.js) initialised with a box: outside it is background for certain, inside it probably object;
+ * colour models learnt from both are cut along the image's edges.
+ */
+export function grabCutBox(cv: OpenCv): BoxCutter {
+  return async (img, box) => {
+    const scale = Math.min(1, MAX_SIDE / Math.max(img.width, img.height));
+    if (scale === 1) return cut(cv, img, box);
+    const width = Math.max(1, Math.round(img.width * scale));
+    const height = Math.max(1, Math.round(img.height * scale));
+    const small = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+      .resize(width, height, { fit: 'fill' })
+      .raw()
+      .toBuffer();
+    const mask = cut(
+      cv,
+      { data: small, width, height, channels: img.channels },
+      {
+        left: Math.floor(box.left * scale),
+        top: Math.floor(box.top * scale),
+        width: Math.max(2, Math.round(box.width * scale)),
+        height: Math.max(2, Math.round(box.height * scale)),
+      },
+    );
+    const big = await sharp(Buffer.from(mask.map((v) => v * 255)), { raw: { width, height, channels: 1 } })
+      .resize(img.width, img.height, { fit: 'fill', kernel: 'linear' })
+      .raw()
+      .toBuffer();
+    return Uint8Array.from(big, (v) => (v >= 128 ? 1 : 0));
+  };
+}
+
+function cut(cv: OpenCv, img: RawImage, box: Rect): Uint8Array {
+  const { width, height } = img;
+  const left = Math.min(box.left, width - 2);
+  const top = Math.min(box.top, height - 2);
+  const rect = new cv.Rect(left, top, Math.min(box.width, width - left), Math.min(box.height, height - top));
+  return withMats((track) => {
+    const src = track(new cv.Mat(height, width, cv.CV_8UC3));
+    // Engines decode photos to three channels (engines/shared/image.ts).
+    src.data.set(img.data);
+    const mask = track(new cv.Mat());
+    const bgd = track(new cv.Mat());
+    const fgd = track(new cv.Mat());
+    cv.grabCut(src, mask, rect, bgd, fgd, ITERATIONS, cv.GC_INIT_WITH_RECT);
+    const m = mask.data as Uint8Array;
+    return Uint8Array.from(m, (v) => (v === cv.GC_FGD || v === cv.GC_PR_FGD ? 1 : 0));
+  });
+}

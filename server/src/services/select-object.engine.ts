@@ -1,0 +1,38 @@
+import { decode, encodePng } from '../engines/shared/image.js';
+import { releaseIsnet, salientMask } from '../engines/shared/isnet.js';
+import { loadOpenCv } from '../engines/shared/opencv.js';
+import type { Engine } from '../engines/types.js';
+import { dilate, dilationRadius, type SelectPrompt, selectObject } from './select-object.js';
+import { grabCutBox } from './select-object-grabcut.js';
+
+/**
+ * "Select object" run as a task of the engine pool: ISNet inference and the mask work are CPU-bound and stay off
+ * the API's event loop. Input: the photo and the prompt in `params` (see SelectPrompt). Output: one PNG, the
+ * selection grown against halos, white = selected, at the upright photo's size; metadata.selectedShare.
+ */
+const selectObjectEngine: Engine = {
+  async run(input, ctx) {
+    if (!input.image) throw new Error('Select object needs a photo');
+    const img = await decode(input.image);
+    const prompt = input.params as unknown as SelectPrompt;
+    ctx.progress({ stage: 'selecting' });
+    const mask = await selectObject(img, prompt, {
+      segment: (crop) => salientMask(crop, ctx.threads),
+      // OpenCV.js (~100 MB) is loaded for the first box only.
+      cutBox: async (crop, box) => grabCutBox(await loadOpenCv())(crop, box),
+    });
+    const grown = dilate(mask, img.width, img.height, dilationRadius(img.width, img.height));
+    let selected = 0;
+    for (const v of grown) if (v) selected++;
+    return {
+      images: [await encodePng({ data: grown, width: img.width, height: img.height, channels: 1 })],
+      metadata: { selectedShare: selected / grown.length },
+    };
+  },
+  warm: async ({ threads }) => {
+    await salientMask({ data: Buffer.alloc(3 * 4), width: 2, height: 2, channels: 3 }, threads);
+  },
+  release: releaseIsnet,
+};
+
+export default selectObjectEngine;
