@@ -1,6 +1,6 @@
 import { errorMessage, getOperation, LIMITS, NOTICES, type OperationId } from '@ai-editor/core';
 import { useQuery } from '@tanstack/react-query';
-import { AlertCircle, ArrowLeft, CheckCircle2, Download, Loader2 } from 'lucide-react';
+import { AlertCircle, ArrowLeft, CheckCircle2, Download, Loader2, RotateCcw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Page } from '@/components/layout/Page';
@@ -103,7 +103,8 @@ function JobCard({ job }: { job: ImageJob }) {
     failure: 'RESULT_DOWNLOAD_FAILED',
     onSaved: () => toast({ title: NOTICES.DOWNLOAD_SUCCESS.title, description: NOTICES.DOWNLOAD_SUCCESS.message }),
   });
-  const name = getOperation(job.operation)?.name ?? job.operation;
+  const operation = getOperation(job.operation);
+  const name = operation?.name ?? job.operation;
   if (job.status === 'pending') return <PendingCard job={job} />;
 
   if (job.status === 'failed') {
@@ -117,6 +118,16 @@ function JobCard({ job }: { job: ImageJob }) {
           </CardDescription>
           <p className="text-sm text-muted-foreground">{name}</p>
         </CardHeader>
+        {/* No dead end: the tool is one click away to try again. */}
+        {operation && (
+          <CardFooter className="justify-center">
+            <Button asChild variant="outline">
+              <Link to={operation.route} data-testid="result-try-again">
+                <RotateCcw aria-hidden /> Try again in {name}
+              </Link>
+            </Button>
+          </CardFooter>
+        )}
       </Card>
     );
   }
