@@ -68,7 +68,7 @@ const meSchema = {
   required: ['user', 'type', 'canDownload', 'usage', 'resetsAt'],
 } as const;
 
-/** Sign-in binds the session cookie to the verified user; sign-out unbinds it (DESIGN §4). */
+/** Sign-in binds the session cookie to the verified user; sign-out unbinds it (docs/product.md#sessions). */
 export function sessionRoutes(app: FastifyInstance, auth: Auth) {
   app.post<{ Body: { idToken?: string } | undefined }>(
     '/api/session',

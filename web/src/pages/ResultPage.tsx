@@ -18,19 +18,19 @@ import { useAccess } from '@/features/tool/useAccess';
 import { useDownload } from '@/features/tool/useDownload';
 import { cn } from '@/lib/utils';
 
-/** 'image/png' → 'png'; SPEC §7: png when the type is missing. */
+/** 'image/png' → 'png'; png when the type is missing. */
 export function extensionOf(contentType: string | null | undefined): string {
   const sub = contentType?.split(';')[0]?.split('/')[1]?.trim();
   return sub || 'png';
 }
 
-/** SPEC §7's download name, enhanced-image.{ext}; the second and later results of a job are numbered. */
+/** The result page's download name (docs/product.md#api-conventions), enhanced-image.{ext}; the second and later results of a job are numbered. */
 function downloadName(blob: Blob, index: number): string {
   return `enhanced-image${index === 0 ? '' : `-${index + 1}`}.${extensionOf(blob.type)}`;
 }
 
 /**
- * The result page (/result?id=…): polls the job every 1000 ms while it is pending (SPEC §4), then shows the
+ * The result page (/result?id=…): polls the job every 1000 ms while it is pending (docs/product.md#flows), then shows the
  * processed image with a download, or the failure.
  */
 export default function ResultPage() {

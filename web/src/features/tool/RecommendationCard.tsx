@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { chainRoute } from '@/features/library/UseInTool';
 
-/** SPEC §3's recommendation: a tool, why it suits this photo, and how sure the server is (0 to 1). */
+/** A recommendation (docs/product.md#pages): a tool, why it suits this photo, and how sure the server is (0 to 1). */
 export interface Recommendation {
   operationId: string;
   reason: string;
