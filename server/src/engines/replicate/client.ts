@@ -320,10 +320,11 @@ function retryDelay(res: Response, text: string, fallback: number): number {
 }
 
 async function safeText(res: Response): Promise<string> {
+  const tooBig = new Error(MESSAGES.badAnswer);
   try {
-    return (await readLimited(res, MAX_ANSWER_BYTES, () => new Error(MESSAGES.badAnswer))).toString('utf8');
+    return (await readLimited(res, MAX_ANSWER_BYTES, () => tooBig)).toString('utf8');
   } catch (err) {
-    if (err instanceof Error && err.message === MESSAGES.badAnswer) throw err;
+    if (err === tooBig) throw err;
     return '';
   }
 }
