@@ -14,8 +14,9 @@ const FILE_INPUT = { file: 'image', mask: 'mask', file2: 'image2' } as const;
 
 /**
  * Makes an operation's local engine (the default export of engines/local/<operation>.ts). The job's parameters
- * reach `run` parsed and defaulted by the catalogue (core's parseParams), typed from it, and its required files
- * are there: no engine parses, defaults or checks them itself.
+ * reach `run` parsed and defaulted by the catalogue (core's parseParams, the same check as at submit, run again
+ * here so that the type holds for any stored job) and its required files are there: no engine parses, defaults
+ * or checks them itself.
  */
 export function defineEngine<Id extends OperationId>(
   operation: Id,
@@ -25,8 +26,7 @@ export function defineEngine<Id extends OperationId>(
   const engine: LocalEngine<Id> = {
     operation,
     async run(input: EngineInput, ctx: EngineContext) {
-      // The route checked all this at submit time; a job that fails here was handed over wrongly (a fault).
-      if (input.operation !== operation) throw new Error(`The ${operation} engine was given a ${input.operation} job`);
+      // The route checked the files at submit time: one missing here was handed over wrongly (a fault).
       for (const field of fileFields(op)) {
         if (field.required && !input[FILE_INPUT[field.name]]) throw new Error(`${operation}: no ${field.name} given`);
       }
