@@ -37,8 +37,9 @@ export function hasLocalEngine(operation: OperationId): boolean {
 }
 
 /**
- * Loads a local engine by its reference: an operation id (its engine above) or, for tests only, the URL of a
- * module whose default export is an engine (server/test/test-engines).
+ * Loads a local engine by its reference: an operation id (its engine above), or the URL of a module whose default
+ * export is an engine that is not an operation's (select object's and the photo analysis's helpers under
+ * services/, the test engines).
  */
 export async function loadLocalEngine(ref: string): Promise<Engine> {
   const load = isOperationId(ref) ? LOCAL_ENGINES[ref] : undefined;

@@ -8,7 +8,7 @@ import type { Engine } from './types.js';
 
 /**
  * Which engine runs each operation on this deployment. A local engine (local-engines.ts) runs in an engine host;
- * its `module` is what the host loads (loadLocalEngine): the operation id, or a test engine's module URL. A remote
+ * its `module` is what the host loads (loadLocalEngine): the operation id, or in tests a test engine's URL. A remote
  * engine runs in this process.
  */
 export type EngineBinding =

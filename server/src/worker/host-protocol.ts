@@ -20,7 +20,7 @@ export const HOST_OPTIONS_ENV = 'AIE_ENGINE_HOST_OPTIONS';
 export interface RunCommand {
   type: 'run';
   task: number;
-  /** The engine to run, as loadLocalEngine takes it (an operation id, or a test engine's module URL). */
+  /** The engine to run, as loadLocalEngine takes it: an operation id, or an engine module's URL. */
   module: string;
   input: EngineInput;
 }
