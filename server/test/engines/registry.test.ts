@@ -14,6 +14,18 @@ describe('the engine registry', () => {
     expect(Object.keys(LOCAL_ENGINES).sort()).toEqual(OPERATIONS.map((op) => op.id).sort());
   });
 
+  it('is checked by the typecheck: another operation\'s engine, or "provider" where Replicate has no model, fail it', () => {
+    // @ts-expect-error the denoising line cannot load the HDR engine
+    const wrongEngine: (typeof LOCAL_ENGINES)['denoising'] = () => import('../../src/engines/local/hdr-enhancement.js');
+    // @ts-expect-error denoising has no built-in Replicate model to fall back on
+    const noProvider: (typeof LOCAL_ENGINES)['denoising'] = 'provider';
+    // Checked by `npx tsc -b` (an unused @ts-expect-error fails it); at run time only the real line is compared.
+    const provider: (typeof LOCAL_ENGINES)['colorization'] = 'provider';
+    expect(LOCAL_ENGINES.colorization).toBe(provider);
+    expect(LOCAL_ENGINES.denoising).not.toBe(noProvider);
+    expect(LOCAL_ENGINES.denoising).not.toBe(wrongEngine);
+  });
+
   it("loads each local engine from its module, made for that operation's catalogue entry", async () => {
     for (const op of OPERATIONS.filter((o) => hasLocalEngine(o.id))) {
       const engine = (await loadLocalEngine(op.id)) as LocalEngine;
