@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { OperationId } from '@ai-editor/core';
 import { loadConfig } from '../server/src/config.js';
-import { localEngineModule } from '../server/src/engines/registry.js';
+import { loadLocalEngine } from '../server/src/engines/local-engines.js';
 import { prepareModels } from '../server/src/engines/shared/prepare.js';
 import type { Engine } from '../server/src/engines/types.js';
 import { benchOperations, inputFor } from './support/inputs.js';
@@ -45,7 +45,7 @@ async function child(op: OperationId, mode: Mode): Promise<Result> {
   const threads = loadConfig().inferenceThreads;
   const input = await inputFor(op, SIZE, op === 'super-resolution' ? { scale: '2' } : {});
   const start = performance.now();
-  const engine = ((await import(localEngineModule(op) as string)) as { default: Engine }).default;
+  const engine = await loadLocalEngine(op);
   const importMs = performance.now() - start;
   const ctx = { threads, progress: () => {}, signal: new AbortController().signal };
   const result: Partial<Result> = { importMs };

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { OperationId } from '@ai-editor/core';
 import { loadConfig } from '../server/src/config.js';
-import { localEngineModule } from '../server/src/engines/registry.js';
+import { hasLocalEngine, loadLocalEngine } from '../server/src/engines/local-engines.js';
 import type { Engine, EngineInput } from '../server/src/engines/types.js';
 import { benchOperations, inputFor } from './support/inputs.js';
 
@@ -64,9 +64,8 @@ const cases = operations.flatMap((op): Case[] =>
     : [{ op }],
 );
 for (const { op, params } of cases) {
-  const module = localEngineModule(op);
-  if (!module) continue;
-  const engine = engines.get(op) ?? ((await import(module)) as { default: Engine }).default;
+  if (!hasLocalEngine(op)) continue;
+  const engine = engines.get(op) ?? (await loadLocalEngine(op));
   engines.set(op, engine);
   for (const size of [512, 1024]) {
     if (op === 'super-resolution' && params?.scale === '4' && size === 1024) continue; // 4096² output: see README

@@ -32,6 +32,12 @@ export const ERRORS = {
     message:
       'The result would be {width}x{height} pixels, larger than the {megapixels} megapixels this server can make. Choose a smaller scale or a smaller photo',
   },
+  /** Object removal and inpainting copy from outside the mask: a mask over the whole photo leaves nothing. */
+  MASK_COVERS_PHOTO: {
+    status: 422,
+    title: 'Error',
+    message: 'The mask covers the whole photo: leave part of it unpainted to fill from',
+  },
   MASK_SIZE_MISMATCH: {
     status: 422,
     title: 'Error',
@@ -129,6 +135,12 @@ export const ERRORS = {
   CANCELLED: { status: 409, title: 'Error', message: 'Cancelled' },
   /** Cancel asked of a job that has already completed or failed. */
   JOB_FINISHED: { status: 409, title: 'Error', message: 'This job has already finished' },
+  /** An engine failed for a reason of its own (a bug, not a refusal of the photo): logged, never shown. */
+  ENGINE_FAILED: {
+    status: 500,
+    title: 'Error',
+    message: 'Something went wrong while processing this image. Please try again',
+  },
   /** An engine host went over its memory budget (ENGINE_MEMORY_MB) and was ended. */
   ENGINE_OUT_OF_MEMORY: {
     status: 422,

@@ -1,29 +1,9 @@
 /**
  * The operation catalogue: the one description of every tool, read by the web app (pages, controls, tutorial)
- * and by the server (validation, engines, rules). Adding an operation is one entry here plus one engine file.
+ * and by the server (validation, engines, rules). Adding an operation is one entry here plus one engine file
+ * (docs/engines.md). The entries are kept literal (`as const`), so that each operation's parameters have a precise
+ * type (`ParamsOf`): engines receive `{ strength: number }`, not a bag of strings.
  */
-
-export const OPERATION_IDS = [
-  'face-enhancement',
-  'text2img',
-  'text-to-image-diffusion',
-  'object-removal',
-  'background-removal',
-  'super-resolution',
-  'colorization',
-  'denoising',
-  'style-transfer',
-  'cartoonization',
-  'pencil-sketch',
-  'hdr-enhancement',
-  'face-aging',
-  'image-inpainting',
-  'image-segmentation',
-  'face-swap',
-  'photo-restoration',
-] as const;
-
-export type OperationId = (typeof OPERATION_IDS)[number];
 
 /** What a tool takes: a prompt only, one photo, a photo and a painted mask, or two photos. */
 export type InputKind = 'prompt' | 'photo' | 'photo+mask' | 'two-photos';
@@ -66,8 +46,9 @@ export interface SelectParam extends ParamBase {
 }
 export type ParamDef = TextParam | NumberParam | BooleanParam | SelectParam;
 
-export interface Operation {
-  id: OperationId;
+/** What every catalogue entry must look like; `Operation` is the same with its id narrowed to the known ones. */
+interface OperationDef {
+  id: string;
   name: string;
   description: string;
   route: string;
@@ -94,7 +75,7 @@ const PROMPT = {
   help: 'Enter a prompt before generating',
 } as const satisfies TextParam;
 
-const SIZE = (name: 'width' | 'height', label: string) =>
+const SIZE = <N extends 'width' | 'height'>(name: N, label: string) =>
   ({ kind: 'number', name, label, default: 768, min: 256, max: 1024, step: 64 }) as const satisfies NumberParam;
 
 const uploadTutorial = (choose: string) => [
@@ -103,7 +84,7 @@ const uploadTutorial = (choose: string) => [
   { title: 'Download', text: 'Watch the progress, compare before and after, and download the PNG result.' },
 ];
 
-export const OPERATIONS: readonly Operation[] = [
+const CATALOGUE = [
   {
     id: 'face-enhancement',
     name: 'Face Enhancement',
@@ -537,7 +518,34 @@ export const OPERATIONS: readonly Operation[] = [
     whyChoose: ['Finds scratches and dust', 'Reduces grain', 'Sharpens faces', 'Never invents colour'],
     tutorial: uploadTutorial('Optionally paint over scratches the automatic detection misses.'),
   },
-];
+] as const satisfies readonly OperationDef[];
+
+type Entry = (typeof CATALOGUE)[number];
+export type OperationId = Entry['id'];
+
+export interface Operation<Id extends OperationId = OperationId> extends OperationDef {
+  id: Id;
+}
+
+export const OPERATIONS: readonly Operation[] = CATALOGUE;
+export const OPERATION_IDS: readonly OperationId[] = OPERATIONS.map((op) => op.id);
+
+/** One operation's catalogue entry with its literal types (its input kind, mask rule and parameters). */
+export type CatalogueEntry<Id extends OperationId> = Extract<Entry, { id: Id }>;
+
+/** The value type of one parameter: numbers, booleans, the union of a select's option values, or text. */
+type ValueOf<P extends ParamDef> = P extends NumberParam
+  ? number
+  : P extends BooleanParam
+    ? boolean
+    : P extends { kind: 'select'; options: readonly { value: infer V }[] }
+      ? V
+      : string;
+
+/** One operation's parameters as parseParams returns them, e.g. `ParamsOf<'denoising'>` is `{ strength: number }`. */
+export type ParamsOf<Id extends OperationId> = Id extends OperationId
+  ? { [P in CatalogueEntry<Id>['params'][number] as P['name']]: ValueOf<P> }
+  : never;
 
 const BY_ID = new Map<string, Operation>(OPERATIONS.map((op) => [op.id, op]));
 
@@ -545,7 +553,7 @@ export function isOperationId(id: unknown): id is OperationId {
   return typeof id === 'string' && BY_ID.has(id);
 }
 
-export function getOperation(id: OperationId): Operation;
+export function getOperation<Id extends OperationId>(id: Id): Operation<Id>;
 export function getOperation(id: string): Operation | undefined;
 export function getOperation(id: string): Operation | undefined {
   return BY_ID.get(id);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from './errors.js';
-import type { NumberParam, Operation, ParamDef, TextParam } from './operations.js';
+import type { NumberParam, Operation, OperationId, ParamDef, ParamsOf, TextParam } from './operations.js';
 
 export type ParamValue = string | number | boolean;
 export type Params = Record<string, ParamValue>;
@@ -50,7 +50,7 @@ function checkText(def: TextParam, value: string): void {
  * Checks an operation's fields against the catalogue: unknown fields and out-of-range values are refused with a
  * 400 naming the field; missing fields take their defaults. The same function runs in the browser and the server.
  */
-export function parseParams(op: Operation, fields: Record<string, unknown>): Params {
+export function parseParams<Id extends OperationId>(op: Operation<Id>, fields: Record<string, unknown>): ParamsOf<Id> {
   const known = new Set(op.params.map((p) => p.name));
   for (const name of Object.keys(fields)) {
     if (!known.has(name)) throw new AppError('INVALID_PARAMETER', { field: name, reason: 'unknown field' });
@@ -67,7 +67,8 @@ export function parseParams(op: Operation, fields: Record<string, unknown>): Par
     if (def.kind === 'text') checkText(def, parsed.data as string);
     params[def.name] = parsed.data;
   }
-  return params;
+  // Each value was checked against its definition above: the object has the operation's parameter types.
+  return params as ParamsOf<Id>;
 }
 
 /** The catalogue defaults, as the tool page starts with them. */

@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ErrorCode } from '@ai-editor/core';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
 import { HOST_OPTIONS_ENV, type HostMessage, type HostOptions, type RunCommand } from '../worker/host-protocol.js';
 
@@ -16,7 +17,8 @@ const HOST_ENTRY = fileURLToPath(new URL('../worker/host.ts', import.meta.url));
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 /**
- * Why a job got no result. `engine`: the engine refused (its message is for the visitor). The others mean its host
+ * Why a job got no result. `engine`: the engine failed, with a catalogue code (its own refusal, or ENGINE_FAILED
+ * for a fault, logged here). The others mean its host
  * was ended: `timeout` and `cancelled` by the pool, `memory` by the pool for going over the memory budget,
  * `crashed` by anything else (a native crash, abort(), the kernel's out-of-memory killer).
  */
@@ -26,8 +28,8 @@ export class EngineFailure extends Error {
   constructor(
     message: string,
     readonly reason: FailureReason,
-    /** The error catalogue's code, when the engine threw one of its errors. */
-    readonly code?: string,
+    /** The error catalogue's code of an `engine` failure. */
+    readonly code?: ErrorCode,
   ) {
     super(message);
   }
@@ -101,6 +103,7 @@ class Host {
   constructor(
     options: HostOptions,
     private readonly onIdle: (host: Host) => void,
+    private readonly log: EnginePoolOptions['log'],
     onExit: (host: Host, code: number | null, signal: NodeJS.Signals | null) => void,
   ) {
     this.child = fork(HOST_ENTRY, [], {
@@ -168,7 +171,11 @@ class Host {
       if (m.type === 'done') {
         task.resolve({ images: m.images.map(bufferOf), metadata: m.metadata });
       } else {
-        task.reject(new EngineFailure(m.error, 'engine', m.code));
+        if (m.fault) {
+          const { operation } = task.input;
+          this.log?.error({ pid: this.pid, operation, module: task.module, stack: m.fault }, 'engine failed');
+        }
+        task.reject(new EngineFailure(m.message, 'engine', m.code));
       }
       this.onIdle(this);
     }
@@ -278,7 +285,7 @@ export class EnginePool {
       maxOutputPixels: this.opts.maxOutputPixels,
       preload: this.preload,
     };
-    this.hosts.push(new Host(options, () => this.dispatch(), this.onExit));
+    this.hosts.push(new Host(options, () => this.dispatch(), this.opts.log, this.onExit));
   }
 
   private readonly onExit = (host: Host, code: number | null, signal: NodeJS.Signals | null) => {

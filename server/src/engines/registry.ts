@@ -1,27 +1,20 @@
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { getOperation, OPERATIONS, type OperationId } from '@ai-editor/core';
 import type { Config } from '../config.js';
+import { hasLocalEngine } from './local-engines.js';
 import type { Logger } from './replicate/client.js';
 import { createReplicateEngine } from './replicate/engine.js';
 import { hasReplicateMapping } from './replicate/models.js';
 import type { Engine } from './types.js';
 
 /**
- * Which engine runs each operation on this deployment. A local engine is the file engines/local/<operation>.ts
- * (run in a worker thread); a remote engine runs in this process. Tests may add their own local engine modules.
+ * Which engine runs each operation on this deployment. A local engine (local-engines.ts) runs in an engine host;
+ * its `module` is what the host loads (loadLocalEngine): the operation id, or in tests a test engine's URL. A remote
+ * engine runs in this process.
  */
 export type EngineBinding =
   | { operation: OperationId; kind: 'local'; module: string }
   | { operation: OperationId; kind: 'remote'; name: string; engine: Engine }
   | { operation: OperationId; kind: 'off'; reason: string };
-
-const LOCAL_DIR = new URL('./local/', import.meta.url);
-
-export function localEngineModule(operation: OperationId): string | undefined {
-  const file = new URL(`${operation}.ts`, LOCAL_DIR);
-  return fs.existsSync(fileURLToPath(file)) ? file.href : undefined;
-}
 
 export type RemoteEngineFactory = (operation: OperationId, config: Config) => Engine;
 
@@ -46,7 +39,7 @@ export function createEngineRegistry(
   const bindings = new Map<OperationId, EngineBinding>();
   const replicate = replicateFactory(opts.log);
   for (const op of OPERATIONS) {
-    const local = opts.localOverrides?.[op.id] ?? localEngineModule(op.id);
+    const local = opts.localOverrides?.[op.id] ?? (hasLocalEngine(op.id) ? op.id : undefined);
     const choice =
       config.engineChoice[op.id] ?? (local ? 'local' : hasReplicateMapping(op.id, config) ? 'replicate' : 'off');
     bindings.set(op.id, bind(op.id, choice, local, config, replicate));

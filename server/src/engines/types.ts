@@ -1,6 +1,9 @@
-import type { OperationId, Params } from '@ai-editor/core';
+import type { CatalogueEntry, OperationId, Params, ParamsOf } from '@ai-editor/core';
 
-/** What an engine receives: the uploaded bytes as they arrived (JPEG, PNG or WebP) and the checked parameters. */
+/**
+ * What an engine is handed: the uploaded bytes as they arrived (JPEG, PNG or WebP) and the job's parameters as
+ * stored (checked by the catalogue at submit time). Local engines see it through `defineEngine` as a `Job`.
+ */
 export interface EngineInput {
   operation: OperationId;
   /** The main photo (`file`); absent for prompt-only operations. */
@@ -11,6 +14,14 @@ export interface EngineInput {
   image2?: Buffer;
   params: Params;
 }
+
+/** The files an operation takes, typed from its catalogue entry: a photo tool's `image` is always there. */
+type FilesOf<E extends { input: string; mask?: string }> = (E['input'] extends 'prompt' ? unknown : { image: Buffer }) &
+  (E extends { mask: 'required' } ? { mask: Buffer } : E extends { mask: 'optional' } ? { mask?: Buffer } : unknown) &
+  (E['input'] extends 'two-photos' ? { image2: Buffer } : unknown);
+
+/** One job as a local engine's `run` receives it: its files and its parameters parsed and defaulted by the catalogue. */
+export type Job<Id extends OperationId> = { operation: Id; params: ParamsOf<Id> } & FilesOf<CatalogueEntry<Id>>;
 
 /** What an engine returns: one or more PNGs (no metadata carried over) and notes for the job's metadata. */
 export interface EngineOutput {
@@ -35,8 +46,8 @@ export interface EngineContext {
 }
 
 /**
- * One operation's engine. Local engines are the default export of a module under engines/local/, run in a worker
- * thread, load their models lazily on first use and keep them until `release()` (called after an idle time).
+ * One operation's engine, as the job service and the engine hosts call it. Errors it means for the visitor are
+ * `AppError`s from the error catalogue; anything else is a fault, logged and shown as ENGINE_FAILED.
  */
 export interface Engine {
   run(input: EngineInput, ctx: EngineContext): Promise<EngineOutput>;
@@ -46,4 +57,9 @@ export interface Engine {
    */
   warm?(ctx: Pick<EngineContext, 'threads'>): Promise<void>;
   release?(): Promise<void> | void;
+}
+
+/** A local engine: the default export of its module under engines/local/, made by `defineEngine`. */
+export interface LocalEngine<Id extends OperationId = OperationId> extends Engine {
+  readonly operation: Id;
 }

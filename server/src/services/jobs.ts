@@ -1,14 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import {
-  AppError,
-  type ErrorCode,
-  errorMessage,
-  getOperation,
-  isErrorCode,
-  type OperationId,
-  type Params,
-} from '@ai-editor/core';
+import { AppError, type ErrorCode, errorMessage, getOperation, type OperationId, type Params } from '@ai-editor/core';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../adapters/db.js';
@@ -230,7 +222,7 @@ export class JobService {
         if ((await this.countHostKill(row.id)) >= MAX_HOST_KILLS) return known('JOB_KILLED_HOST');
         return known(err.reason === 'memory' ? 'ENGINE_OUT_OF_MEMORY' : 'WORKER_CRASHED');
       }
-      return { message: err.message, code: isErrorCode(err.code) ? err.code : undefined };
+      return { message: err.message, code: err.code };
     }
     if (err instanceof AppError) return { message: err.message, code: err.code };
     // Anything else (storage, database) is logged, not shown.
@@ -276,7 +268,8 @@ export class JobService {
       } catch (err) {
         if (signal.aborted) throw new EngineFailure('cancelled', 'cancelled');
         if (timeout.aborted) throw new EngineFailure('timeout', 'timeout');
-        // Remote engines word their errors for the visitor (and log what must not be shown).
+        if (err instanceof AppError) throw new EngineFailure(err.message, 'engine', err.code);
+        // The provider client words its errors for the visitor (and logs what must not be shown).
         throw new EngineFailure(err instanceof Error ? err.message : String(err), 'engine');
       }
     }

@@ -6,7 +6,8 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { AppError } from '@ai-editor/core';
+import { AppError, type ErrorCode, errorMessage } from '@ai-editor/core';
+import { loadLocalEngine } from '../engines/local-engines.js';
 import type { Engine, Progress } from '../engines/types.js';
 import { HOST_OPTIONS_ENV, type HostMessage, type HostOptions, type RunCommand } from './host-protocol.js';
 
@@ -46,7 +47,7 @@ let busy = false;
 function load(module: string): Promise<Engine> {
   let engine = engines.get(module);
   if (!engine) {
-    engine = import(module).then((m: { default: Engine }) => m.default);
+    engine = loadLocalEngine(module);
     engines.set(module, engine);
     // A module that failed to import is tried again next time.
     engine.catch(() => engines.delete(module));
@@ -93,12 +94,18 @@ async function run({ task, module, input }: RunCommand): Promise<void> {
     reportLoaded(module);
     send({ type: 'done', task, images: output.images, metadata: output.metadata ?? {} });
   } catch (err) {
-    const code = err instanceof AppError ? err.code : undefined;
-    send({ type: 'failed', task, error: err instanceof Error ? err.message : String(err), ...(code && { code }) });
+    send({ type: 'failed', task, ...describe(err) });
   } finally {
     busy = false;
     scheduleRelease();
   }
+}
+
+/** A refusal keeps its catalogue code and message; anything else is a fault, reported with its stack for the log. */
+function describe(err: unknown): { code: ErrorCode; message: string; fault?: string } {
+  if (err instanceof AppError) return { code: err.code, message: err.message };
+  const fault = err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err);
+  return { code: 'ENGINE_FAILED', message: errorMessage('ENGINE_FAILED'), fault };
 }
 
 /** Loads every engine this deployment runs, so that the first job of each costs what a warm one does. */

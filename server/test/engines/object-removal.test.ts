@@ -167,6 +167,24 @@ describe('object removal continues structure across the hole (bench/fill.ts case
   });
 });
 
+describe('a mask over the whole photo', () => {
+  it('is refused with its catalogue error by both fill engines (nothing is left to fill from)', async () => {
+    const photo = await fixturePixels('chelsea.png');
+    const all: RawImage = {
+      data: Buffer.alloc(photo.width * photo.height, 255),
+      width: photo.width,
+      height: photo.height,
+      channels: 1,
+    };
+    for (const e of [engine, inpaintingEngine]) {
+      await expect(run(e, photo, all)).rejects.toMatchObject({
+        code: 'MASK_COVERS_PHOTO',
+        message: 'The mask covers the whole photo: leave part of it unpainted to fill from',
+      });
+    }
+  });
+});
+
 describe('image inpainting engine', () => {
   it('repairs scratches across a portrait from their surroundings', async () => {
     const clean = await fixturePixels('astronaut.png');

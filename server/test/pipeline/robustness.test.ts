@@ -59,8 +59,10 @@ describe('pipeline robustness', () => {
   it("shows an engine's own refusal as the job's error", async () => {
     const job = await submit('cartoonization');
     const failed = await job.visitor.waitFor(job.id);
-    expect(failed).toMatchObject({ status: 'failed', metadata: { error: 'This photo cannot be processed' } });
-    expect(failed.metadata).not.toHaveProperty('errorCode');
+    expect(failed).toMatchObject({
+      status: 'failed',
+      metadata: { error: 'This photo cannot be processed', errorCode: 'BAD_REQUEST' },
+    });
   });
 
   it('keeps the catalogue code of an error thrown inside the engine host', async () => {

@@ -1,9 +1,10 @@
+import { AppError } from '@ai-editor/core';
 import type { Engine } from '../../src/engines/types.js';
 
-/** Test-only: fails the way an engine refuses an input, with a message for the visitor. */
+/** Test-only: refuses the photo the way an engine does on purpose, with a catalogue error for the visitor. */
 const fail: Engine = {
   async run() {
-    throw new Error('This photo cannot be processed');
+    throw new AppError('BAD_REQUEST', { reason: 'This photo cannot be processed' });
   },
 };
 export default fail;

@@ -1,11 +1,10 @@
+import { defineEngine } from '../define.js';
 import { decode, encodePng } from '../shared/image.js';
 import { releaseIsnet, salientMask, warmIsnet } from '../shared/isnet.js';
-import type { Engine } from '../types.js';
 
 /** Background removal: ISNet's subject mask becomes the alpha channel of the photo, at the photo's own size. */
-const backgroundRemoval: Engine = {
+export default defineEngine('background-removal', {
   async run(input, ctx) {
-    if (!input.image) throw new Error('Background removal needs a photo');
     ctx.progress({ stage: 'Finding the subject', percent: 10 });
     const photo = await decode(input.image);
     const mask = await salientMask(photo, ctx.threads);
@@ -22,6 +21,4 @@ const backgroundRemoval: Engine = {
   },
   warm: ({ threads }) => warmIsnet(threads),
   release: releaseIsnet,
-};
-
-export default backgroundRemoval;
+});

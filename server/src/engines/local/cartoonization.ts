@@ -1,8 +1,8 @@
+import { defineEngine } from '../define.js';
 import { processFitted } from '../shared/fit.js';
 import { decode, encodePng, type RawImage } from '../shared/image.js';
 import { loadOpenCv, type OpenCv, withMats } from '../shared/opencv.js';
 import { warmWithSmallJob } from '../shared/warm.js';
-import type { Engine } from '../types.js';
 
 /**
  * Cartoon: the classic pipeline on OpenCV.js. Repeated bilateral filtering flattens texture while keeping edges; a
@@ -157,9 +157,8 @@ function toRgb(img: RawImage): RawImage {
   return { data, width: img.width, height: img.height, channels: 3 };
 }
 
-const cartoon: Engine = {
+export default defineEngine('cartoonization', {
   async run(input, ctx) {
-    if (!input.image) throw new Error('Cartoonization needs a photo');
     ctx.progress({ stage: 'Loading', percent: 2 });
     const cv = await loadOpenCv();
     ctx.progress({ stage: 'Reading the photo', percent: 8 });
@@ -186,9 +185,6 @@ const cartoon: Engine = {
       },
     };
   },
-};
-
-/** Loads OpenCV.js (it compiles its WebAssembly, ~0.6 s) and draws once, when the engine host starts. */
-cartoon.warm = ({ threads }) => warmWithSmallJob(cartoon, 'cartoonization', threads);
-
-export default cartoon;
+  /** Loads OpenCV.js (it compiles its WebAssembly, ~0.6 s) and draws once, when the engine host starts. */
+  warm: warmWithSmallJob,
+});

@@ -1,20 +1,18 @@
+import { defineEngine } from '../define.js';
 import { denoise } from '../shared/denoise.js';
 import { decode, encodePng } from '../shared/image.js';
 import { warmWithSmallJob } from '../shared/warm.js';
-import type { Engine } from '../types.js';
 
 /**
  * Denoising: non-local means on luminance and half-size chroma (shared/denoise.ts). The noise level is estimated
  * from the photo; the strength slider (1-100, 50 = the estimate) scales the level the filter assumes.
  */
-const denoising: Engine = {
+export default defineEngine('denoising', {
   async run(input, ctx) {
-    if (!input.image) throw new Error('Denoising needs a photo');
     ctx.progress({ stage: 'Reading the photo', percent: 2 });
     const photo = await decode(input.image);
-    const strength = Number(input.params.strength ?? 50) / 50;
     const result = denoise(photo, {
-      strength,
+      strength: input.params.strength / 50,
       onProgress: (fraction) => ctx.progress({ stage: 'Denoising', percent: Math.round(5 + 90 * fraction) }),
     });
     ctx.progress({ stage: 'Encoding', percent: 96 });
@@ -30,12 +28,9 @@ const denoising: Engine = {
       },
     };
   },
-};
+  warm: warmWithSmallJob,
+});
 
 function round(v: number): number {
   return Math.round(v * 100) / 100;
 }
-
-denoising.warm = ({ threads }) => warmWithSmallJob(denoising, 'denoising', threads);
-
-export default denoising;

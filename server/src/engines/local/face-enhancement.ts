@@ -1,9 +1,10 @@
-import { AppError, checkOutputSize } from '@ai-editor/core';
+import { checkOutputSize } from '@ai-editor/core';
 import sharp from 'sharp';
+import { defineEngine } from '../define.js';
 import { esrganRestore, releaseEsrgan, warmEsrgan } from '../shared/esrgan.js';
 import { detectFaces, type Face, type Point, releaseFaces, warmFaces } from '../shared/faces.js';
 import { decode, encodePng, type RawImage } from '../shared/image.js';
-import type { Engine, EngineContext } from '../types.js';
+import type { EngineContext } from '../types.js';
 
 /**
  * Face enhancement. No face-restoration network (GFPGAN/CodeFormer class) ships on npm, so each face found by
@@ -171,11 +172,9 @@ async function enhanceFace(photo: RawImage, face: Face, scale: number, ctx: Engi
   return { region, image, weight, blur };
 }
 
-const faceEnhancement: Engine = {
+const faceEnhancement = defineEngine('face-enhancement', {
   async run(input, ctx) {
-    if (!input.image) throw new Error('Face enhancement needs a photo');
-    const scale = Number(input.params.scale ?? 1);
-    if (scale !== 1 && scale !== 2) throw new AppError('INVALID_PARAMETER', { field: 'scale', reason: 'one of 1, 2' });
+    const scale = Number(input.params.scale);
     const photo = await decode(input.image);
     // Refused at submit already; checked again here for jobs queued before the limit was lowered.
     checkOutputSize('face-enhancement', input.params, photo, ctx.maxOutputPixels);
@@ -247,7 +246,7 @@ const faceEnhancement: Engine = {
   async release() {
     await Promise.all([releaseEsrgan(), releaseFaces()]);
   },
-};
+});
 
 function round2(v: number): number {
   return Math.round(v * 100) / 100;

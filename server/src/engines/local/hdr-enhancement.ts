@@ -1,8 +1,8 @@
+import { defineEngine } from '../define.js';
 import { fitScale, resizeRaw } from '../shared/fit.js';
 import { guidedFilter } from '../shared/guided-filter.js';
 import { decode, encodePng, type RawImage } from '../shared/image.js';
 import { warmWithSmallJob } from '../shared/warm.js';
-import type { Engine } from '../types.js';
 
 /**
  * Exposure correction with local tone mapping, classical and model-free.
@@ -158,13 +158,12 @@ export async function hdrEnhance(photo: RawImage, strength: number, basePixels =
   return { image: { ...photo, data: out }, gamma, exposure: Math.exp(exposure), detailBoost };
 }
 
-const hdr: Engine = {
+export default defineEngine('hdr-enhancement', {
   async run(input, ctx) {
-    if (!input.image) throw new Error('HDR enhancement needs a photo');
     ctx.progress({ stage: 'Reading the photo', percent: 5 });
     const photo = await decode(input.image);
     ctx.progress({ stage: 'Lifting shadows, keeping local contrast', percent: 30 });
-    const result = await hdrEnhance(photo, Number(input.params.strength ?? 50) / 50);
+    const result = await hdrEnhance(photo, input.params.strength / 50);
     ctx.progress({ stage: 'Encoding', percent: 85 });
     const png = await encodePng(result.image);
     return {
@@ -177,8 +176,5 @@ const hdr: Engine = {
       },
     };
   },
-};
-
-hdr.warm = ({ threads }) => warmWithSmallJob(hdr, 'hdr-enhancement', threads);
-
-export default hdr;
+  warm: warmWithSmallJob,
+});

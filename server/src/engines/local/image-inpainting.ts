@@ -1,7 +1,9 @@
+import { defineEngine } from '../define.js';
 import { warmWithSmallJob } from '../shared/warm.js';
-import { createFillEngine } from './object-removal.js';
+import { fillMasked } from './object-removal.js';
 
 /** Inpainting: the same fill as object removal; the mask only grows enough to cover anti-aliased brush edges. */
-const inpainting = createFillEngine({ name: 'Inpainting', dilation: 0.002, minDilation: 1 });
-inpainting.warm = ({ threads }) => warmWithSmallJob(inpainting, 'image-inpainting', threads);
-export default inpainting;
+export default defineEngine('image-inpainting', {
+  run: (input, ctx) => fillMasked(input, ctx, { dilation: 0.002, minDilation: 1 }),
+  warm: warmWithSmallJob,
+});

@@ -1,9 +1,9 @@
 import sharp from 'sharp';
+import { defineEngine } from '../define.js';
 import { detectFaces, releaseFaces, warmFaces } from '../shared/faces.js';
 import { decode, encodePng, type RawImage } from '../shared/image.js';
 import { releaseIsnet, salientMask, warmIsnet } from '../shared/isnet.js';
 import { personMatte, releasePersonSeg, warmPersonSeg } from '../shared/person-seg.js';
-import type { Engine } from '../types.js';
 
 /**
  * Segmentation: separates the subject from the background.
@@ -22,8 +22,6 @@ const MIN_PERSON_SHARE = 0.01;
 /** The background keeps this share of its brightness in the overlay. */
 const DIM = 0.3;
 const OUTLINE: readonly [number, number, number] = [56, 189, 248];
-
-type Subject = 'auto' | 'person' | 'object';
 
 function share(mask: Buffer): number {
   let n = 0;
@@ -87,10 +85,9 @@ function overlay(photo: RawImage, mask: Buffer): RawImage {
   return { data: out, width, height, channels: 3 };
 }
 
-const imageSegmentation: Engine = {
+export default defineEngine('image-segmentation', {
   async run(input, ctx) {
-    if (!input.image) throw new Error('Segmentation needs a photo');
-    const wanted = (input.params.subject ?? 'auto') as Subject;
+    const wanted = input.params.subject;
     const photo = await decode(input.image);
 
     let mask: Buffer | undefined;
@@ -143,6 +140,4 @@ const imageSegmentation: Engine = {
   async release() {
     await Promise.all([releaseIsnet(), releasePersonSeg(), releaseFaces()]);
   },
-};
-
-export default imageSegmentation;
+});

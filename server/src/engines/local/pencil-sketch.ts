@@ -1,7 +1,7 @@
 import sharp from 'sharp';
+import { defineEngine } from '../define.js';
 import { decode, encodePng, type RawImage } from '../shared/image.js';
 import { warmWithSmallJob } from '../shared/warm.js';
-import type { Engine } from '../types.js';
 
 /**
  * Pencil sketch. Graphite: the grey image colour-dodged with its own blurred inverse (grey * 255 / blur(grey)),
@@ -85,10 +85,9 @@ export async function pencilSketch(photo: RawImage, style: 'graphite' | 'colored
   return { data: out, width: w, height: h, channels: 3 };
 }
 
-const sketch: Engine = {
+export default defineEngine('pencil-sketch', {
   async run(input, ctx) {
-    if (!input.image) throw new Error('Pencil sketch needs a photo');
-    const style = input.params.style === 'colored' ? 'colored' : 'graphite';
+    const { style } = input.params;
     ctx.progress({ stage: 'Reading the photo', percent: 10 });
     const photo = await decode(input.image);
     ctx.progress({ stage: 'Drawing', percent: 40 });
@@ -104,8 +103,5 @@ const sketch: Engine = {
         : await encodePng(image);
     return { images: [png], metadata: { method: 'colour dodge of the blurred inverse, shaded', style } };
   },
-};
-
-sketch.warm = ({ threads }) => warmWithSmallJob(sketch, 'pencil-sketch', threads);
-
-export default sketch;
+  warm: warmWithSmallJob,
+});

@@ -1,11 +1,12 @@
+import type { ParamsOf } from '@ai-editor/core';
 import sharp from 'sharp';
+import { defineEngine } from '../define.js';
 import { denoise } from '../shared/denoise.js';
 import { detectFaces, type Face, releaseFaces } from '../shared/faces.js';
 import { dilate, processMaskedRegion } from '../shared/fit.js';
 import { decode, decodeMask, encodePng, type RawImage } from '../shared/image.js';
 import { inpaint } from '../shared/inpaint.js';
 import { detectDefects, fillThinMarks } from '../shared/scratches.js';
-import type { Engine } from '../types.js';
 import faceEnhancement, { NO_FACE_NOTE } from './face-enhancement.js';
 
 /**
@@ -85,12 +86,9 @@ async function protectedFeatures(faces: Face[], width: number, height: number): 
   return sharp(Buffer.from(svg)).ensureAlpha().extractChannel(3).raw().toBuffer();
 }
 
-const photoRestoration: Engine = {
+export default defineEngine('photo-restoration', {
   async run(input, ctx) {
-    if (!input.image) throw new Error('Photo restoration needs a photo');
-    const denoiseStrength = Number(input.params.denoise ?? 50);
-    const sensitivity = Number(input.params.scratch_sensitivity ?? 50);
-    const enhanceFaces = input.params.enhance_faces !== false;
+    const { denoise: denoiseStrength, scratch_sensitivity: sensitivity, enhance_faces: enhanceFaces } = input.params;
     ctx.progress({ stage: 'Reading the photo', percent: 2 });
     const photo = await decode(input.image);
     const { width: w, height: h } = photo;
@@ -178,7 +176,11 @@ const photoRestoration: Engine = {
       // Only when the cleaned photo still shows a face: without one the face engine would enhance the whole photo.
       if ((await detectFaces(rgb).catch(() => [])).length) {
         const out = await faceEnhancement.run(
-          { operation: 'face-enhancement', image: await encodePng(rgb), params: { scale: 1 } },
+          {
+            operation: 'face-enhancement',
+            image: await encodePng(rgb),
+            params: { scale: '1' } satisfies ParamsOf<'face-enhancement'>,
+          },
           {
             ...ctx,
             progress: (p) =>
@@ -223,7 +225,12 @@ const photoRestoration: Engine = {
       },
     };
   },
-};
+  async release() {
+    await Promise.all([faceEnhancement.release?.(), releaseFaces()]);
+  },
+  /** Face enhancement's models (human's face models and Real-ESRGAN) are this engine's only ones. */
+  warm: (ctx) => faceEnhancement.warm?.(ctx) ?? Promise.resolve(),
+});
 
 /** True when no painted pixel lies deeper than THIN_DEPTH inside the mask (strokes over scratches, not areas). */
 function isThin(mask: Uint8Array, w: number, h: number): boolean {
@@ -239,12 +246,3 @@ async function toRgb(grey: RawImage): Promise<RawImage> {
   for (let i = 0; i < grey.width * grey.height; i++) data.fill(grey.data[i] as number, i * 3, i * 3 + 3);
   return { ...grey, data, channels: 3 };
 }
-
-photoRestoration.release = async () => {
-  await Promise.all([faceEnhancement.release?.(), releaseFaces()]);
-};
-
-/** Face enhancement's models (human's face models and Real-ESRGAN) are this engine's only ones. */
-photoRestoration.warm = (ctx) => faceEnhancement.warm?.(ctx) ?? Promise.resolve();
-
-export default photoRestoration;

@@ -1,19 +1,17 @@
-import { AppError, checkOutputSize } from '@ai-editor/core';
+import { checkOutputSize } from '@ai-editor/core';
 import sharp from 'sharp';
+import { defineEngine } from '../define.js';
 import { esrganUpscale, releaseEsrgan, warmEsrgan } from '../shared/esrgan.js';
 import { decode, encodePng } from '../shared/image.js';
-import type { Engine } from '../types.js';
 
 /**
  * Super-resolution with Real-ESRGAN general-x4v3 in overlapping tiles. The network is 4x only; a 2x result is its 4x
  * output with each 2x2 block averaged, tile by tile (as close to the truth as Real-ESRGAN's own Lanczos `outscale`,
  * without holding the 4x image). Transparency, if any, is resized with Lanczos.
  */
-const superResolution: Engine = {
+export default defineEngine('super-resolution', {
   async run(input, ctx) {
-    if (!input.image) throw new Error('Super-resolution needs a photo');
-    const scale = Number(input.params.scale ?? 2);
-    if (scale !== 2 && scale !== 4) throw new AppError('INVALID_PARAMETER', { field: 'scale', reason: 'one of 2, 4' });
+    const scale = Number(input.params.scale);
     const photo = await decode(input.image, { alpha: true });
     // Refused at submit already; checked again here for jobs queued before the limit was lowered.
     checkOutputSize('super-resolution', input.params, photo, ctx.maxOutputPixels);
@@ -60,11 +58,9 @@ const superResolution: Engine = {
   },
   warm: ({ threads }) => warmEsrgan(threads),
   release: releaseEsrgan,
-};
+});
 
 function hasTransparency(rgba: Buffer): boolean {
   for (let i = 3; i < rgba.length; i += 4) if ((rgba[i] as number) < 255) return true;
   return false;
 }
-
-export default superResolution;

@@ -7,6 +7,7 @@
  * copied from the best-matching patch wholly outside the hole, searched in a window around it, with a small
  * penalty for distance so that near sources (the same region) win ties.
  */
+import { AppError } from '@ai-editor/core';
 import { dilate } from './fit.js';
 
 export interface ExemplarOptions {
@@ -66,7 +67,7 @@ export function exemplarFill(
       anyValid = true;
     }
   }
-  if (!anyValid) throw new Error('Nothing outside the mask to fill it from');
+  if (!anyValid) throw new AppError('MASK_COVERS_PHOTO');
   const size = 2 * r + 1;
   const sigma = patchSigma(gray, w, h, r);
   const offs = new Int32Array(size * size);

@@ -8,6 +8,7 @@
  * is carried up the pyramid, so fine levels copy real full-resolution texture along the structure found below. The
  * result is blended into its border in the gradient domain (shared/poisson-blend.ts).
  */
+import { AppError } from '@ai-editor/core';
 import { exemplarFill } from './exemplar-fill.js';
 import { dilate } from './fit.js';
 import type { RawImage } from './image.js';
@@ -442,7 +443,7 @@ export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = 
   for (let li = levels.length - 1; li >= 0; li--) {
     const level = levels[li] as Level;
     const m = new Matcher(level, r, rnd);
-    if (m.validList.length === 0) throw new Error('Nothing outside the mask to fill it from');
+    if (m.validList.length === 0) throw new AppError('MASK_COVERS_PHOTO');
     matchers.push(m);
     if (li === levels.length - 1) {
       source = exemplarFill(level.img, level.w, level.h, level.hole, { r: r + 1, nc: NC, features: li > 0 });
