@@ -5,6 +5,7 @@ import { type DatabaseHandle, openDatabase } from '../adapters/db.js';
 import { createEnginePool, selectQueue, selectStorage, workerName } from '../adapters/select.js';
 import type { Config } from '../config.js';
 import { createEngineRegistry } from '../engines/registry.js';
+import { ImageRepository } from '../repositories/images.js';
 import { JobService } from '../services/jobs.js';
 
 const RESUME_INTERVAL_MS = 60_000;
@@ -41,15 +42,14 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   const database = await openDatabase(config);
   const storage = selectStorage(config);
   const registry = createEngineRegistry(config, { localOverrides: opts.localEngineOverrides });
-  const jobs = new JobService({ db: database.db, storage, registry, config, log });
+  const images = new ImageRepository(database.db);
   const pool = createEnginePool(config, registry, log);
   // Re-enqueueing reuses the producer; only this process's own worker below takes jobs.
   const { queue } = selectQueue(
     { ...config, scaleOut: { ...config.scaleOut, runEngines: false } },
-    { jobs, db: database.db, log, registry },
+    { run: (id) => jobs.process(id), operationOf: (id) => images.operationOf(id), log, registry },
   );
-  jobs.queue = queue;
-  jobs.pool = pool;
+  const jobs = new JobService({ images, storage, registry, queue, pool, config, log });
 
   const name = workerName();
   const worker = startBullmqWorker(
