@@ -9,8 +9,8 @@ import type { JobQueue } from './adapters/queue.js';
 import { selectQueue, selectRateLimiters, selectStorage } from './adapters/select.js';
 import type { Storage } from './adapters/storage.js';
 import type { Config } from './config.js';
-import { contactMessages } from './db/schema.js';
 import { createEngineRegistry } from './engines/registry.js';
+import { ContactMessageRepository } from './repositories/contact-messages.js';
 import { ImageRepository } from './repositories/images.js';
 import { clientConfigRoutes } from './routes/client-config.js';
 import { contactRoutes } from './routes/contact.js';
@@ -73,7 +73,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
   const images = new ImageRepository(database.db);
   // Embedded queue and engine pool by default; BullMQ (and worker processes) with REDIS_URL (adapters/select.ts).
-  // The queue runs each job through the service built next; nothing is enqueued before that service exists.
+  // The queue runs each job through the service built on the next line: it calls back only once jobs arrive.
   const { queue, pool } = selectQueue(config, {
     run: (id) => jobs.process(id),
     operationOf: (id) => images.operationOf(id),
@@ -105,20 +105,12 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const library = new LibraryService({ images, storage, log: app.log });
   libraryRoutes(app, { jobs, library, retentionHours: config.retentionHours });
   sessionRoutes(app, auth);
-  selectObjectRoutes(app, { jobs, limits: config, admission: auth.rules, timeoutMs: config.jobTimeoutMs });
+  selectObjectRoutes(app, { jobs, pool, limits: config, admission: auth.rules, timeoutMs: config.jobTimeoutMs });
   recommendationRoutes(app, { recommendations: new RecommendationService({ jobs, storage, pool, log: app.log }) });
   healthRoutes(app, { database, storage, queue, registry, pool, storageMinFreeBytes: config.storageMinFreeBytes });
   clientConfigRoutes(app, config);
-  contactRoutes(app, {
-    limiter: limiters.contact,
-    save: async ({ name, email, message, ip }) => {
-      const [row] = await database.db
-        .insert(contactMessages)
-        .values({ name, email, message, clientIp: ip })
-        .returning({ id: contactMessages.id });
-      return row as { id: number };
-    },
-  });
+  const contactMessages = new ContactMessageRepository(database.db);
+  contactRoutes(app, { limiter: limiters.contact, save: (message) => contactMessages.save(message) });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await webRoutes(app, config.webDistDir);
 

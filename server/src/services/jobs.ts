@@ -61,11 +61,6 @@ export class JobService {
 
   constructor(private readonly deps: JobServiceDeps) {}
 
-  /** This process's engine hosts, which also serve the photo analysis and object selection; see JobServiceDeps. */
-  get pool(): EnginePool | undefined {
-    return this.deps.pool;
-  }
-
   /** Refuses at once what cannot run here, so that nothing is uploaded for nothing (503 names the remedy). */
   assertAvailable(operation: OperationId): void {
     const binding = this.deps.registry.binding(operation);
