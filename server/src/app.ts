@@ -99,7 +99,14 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   registerSessions(app);
   app.setErrorHandler(errorHandler);
   const limiters = selectRateLimiters(config, app.log);
-  const auth = await setUpAuth(app, { config, guestLimiter: limiters.guests, db: database.db, jobs, log: app.log });
+  const auth = await setUpAuth(app, {
+    config,
+    guestLimiter: limiters.guests,
+    db: database.db,
+    images,
+    jobs,
+    log: app.log,
+  });
 
   imageRoutes(app, { jobs, storage, limits: config, admission: auth.rules, beforeDownload: auth.rules.beforeDownload });
   const library = new LibraryService({ images, storage, log: app.log });

@@ -52,9 +52,14 @@ export class ImageRepository {
     return Boolean(row);
   }
 
-  async isPending(id: number): Promise<boolean> {
+  /** pending, completed or failed; undefined when there is no such row. */
+  async status(id: number): Promise<string | undefined> {
     const [row] = await this.db.select({ status: images.status }).from(images).where(eq(images.id, id));
-    return row?.status === 'pending';
+    return row?.status;
+  }
+
+  async isPending(id: number): Promise<boolean> {
+    return (await this.status(id)) === 'pending';
   }
 
   /** The operation of an image, which names its queue entry. */

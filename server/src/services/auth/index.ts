@@ -5,6 +5,8 @@ import { type AuthEmulator, startAuthEmulator } from '../../adapters/firebase-em
 import type { RateLimiter } from '../../adapters/rate-limiter.js';
 import type { Config } from '../../config.js';
 import { images, sessionBindings } from '../../db/schema.js';
+import type { ImageRepository } from '../../repositories/images.js';
+import { UsageRepository } from '../../repositories/usage.js';
 import type { JobService } from '../jobs.js';
 import { createRules, type Rules } from '../rules.js';
 import { UsageService } from '../usage.js';
@@ -87,6 +89,7 @@ export interface AuthDeps {
   config: Config;
   guestLimiter: RateLimiter;
   db: Database;
+  images: ImageRepository;
   jobs: JobService;
   log: FastifyBaseLogger;
   now?: () => Date;
@@ -102,7 +105,12 @@ export async function setUpAuth(app: FastifyInstance, deps: AuthDeps): Promise<A
   const verifier = createTokenVerifier(config.auth);
   registerIdentity(app, db, verifier);
 
-  const usage = new UsageService({ db, limit: config.dailyUsesPerOperation, now: deps.now });
+  const usage = new UsageService({
+    usage: new UsageRepository(db),
+    images: deps.images,
+    limit: config.dailyUsesPerOperation,
+    now: deps.now,
+  });
   deps.jobs.events.on('failed', (row) => {
     usage.refund(row.id).catch((err) => log.error({ err, job: row.id }, 'could not give the use back'));
   });
