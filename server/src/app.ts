@@ -9,8 +9,9 @@ import type { JobQueue } from './adapters/queue.js';
 import { selectQueue, selectRateLimiters, selectStorage } from './adapters/select.js';
 import type { Storage } from './adapters/storage.js';
 import type { Config } from './config.js';
-import { contactMessages } from './db/schema.js';
 import { createEngineRegistry } from './engines/registry.js';
+import { ContactMessageRepository } from './repositories/contact-messages.js';
+import { ImageRepository } from './repositories/images.js';
 import { clientConfigRoutes } from './routes/client-config.js';
 import { contactRoutes } from './routes/contact.js';
 import { healthRoutes } from './routes/health.js';
@@ -25,7 +26,8 @@ import { registerSecurityHeaders } from './security-headers.js';
 import { assertAuthConfig, setUpAuth } from './services/auth/index.js';
 import { JobService } from './services/jobs.js';
 import { LibraryService } from './services/library.js';
-import { sweepExpired } from './services/retention.js';
+import { RecommendationService } from './services/recommendations.js';
+import { RetentionService } from './services/retention.js';
 import { registerSessions, sessionSecret } from './services/sessions.js';
 
 export interface AppOptions {
@@ -38,6 +40,7 @@ export interface AppOptions {
 export interface App {
   app: FastifyInstance;
   jobs: JobService;
+  retention: RetentionService;
   database: DatabaseHandle;
   storage: Storage;
   queue: JobQueue;
@@ -68,11 +71,16 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     log: app.log,
     localOverrides: opts.localEngineOverrides,
   });
-  const jobs = new JobService({ db: database.db, storage, registry, config, log: app.log });
+  const images = new ImageRepository(database.db);
   // Embedded queue and engine pool by default; BullMQ (and worker processes) with REDIS_URL (adapters/select.ts).
-  const { queue, pool } = selectQueue(config, { jobs, db: database.db, log: app.log, registry });
-  jobs.queue = queue;
-  jobs.pool = pool;
+  // The queue runs each job through the service built on the next line: it calls back only once jobs arrive.
+  const { queue, pool } = selectQueue(config, {
+    run: (id) => jobs.process(id),
+    operationOf: (id) => images.operationOf(id),
+    log: app.log,
+    registry,
+  });
+  const jobs = new JobService({ images, storage, registry, queue, pool, config, log: app.log });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -91,33 +99,30 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   registerSessions(app);
   app.setErrorHandler(errorHandler);
   const limiters = selectRateLimiters(config, app.log);
-  const auth = await setUpAuth(app, { config, guestLimiter: limiters.guests, db: database.db, jobs, log: app.log });
+  const auth = await setUpAuth(app, {
+    config,
+    guestLimiter: limiters.guests,
+    db: database.db,
+    images,
+    jobs,
+    log: app.log,
+  });
 
   imageRoutes(app, { jobs, storage, limits: config, admission: auth.rules, beforeDownload: auth.rules.beforeDownload });
-  const library = new LibraryService({ db: database.db, storage, log: app.log });
+  const library = new LibraryService({ images, storage, log: app.log });
   libraryRoutes(app, { jobs, library, retentionHours: config.retentionHours });
   sessionRoutes(app, auth);
-  selectObjectRoutes(app, { jobs, limits: config, admission: auth.rules, timeoutMs: config.jobTimeoutMs });
-  recommendationRoutes(app, { jobs, storage });
+  selectObjectRoutes(app, { jobs, pool, limits: config, admission: auth.rules, timeoutMs: config.jobTimeoutMs });
+  recommendationRoutes(app, { recommendations: new RecommendationService({ jobs, storage, pool, log: app.log }) });
   healthRoutes(app, { database, storage, queue, registry, pool, storageMinFreeBytes: config.storageMinFreeBytes });
   clientConfigRoutes(app, config);
-  contactRoutes(app, {
-    limiter: limiters.contact,
-    save: async ({ name, email, message, ip }) => {
-      const [row] = await database.db
-        .insert(contactMessages)
-        .values({ name, email, message, clientIp: ip })
-        .returning({ id: contactMessages.id });
-      return row as { id: number };
-    },
-  });
+  const contactMessages = new ContactMessageRepository(database.db);
+  contactRoutes(app, { limiter: limiters.contact, save: (message) => contactMessages.save(message) });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await webRoutes(app, config.webDistDir);
 
-  const sweep = () =>
-    sweepExpired({ db: database.db, storage, log: app.log }, config.retentionHours).catch((err) =>
-      app.log.error({ err }, 'retention sweep failed'),
-    );
+  const retention = new RetentionService({ images, storage, log: app.log, retentionHours: config.retentionHours });
+  const sweep = () => retention.sweep().catch((err) => app.log.error({ err }, 'retention sweep failed'));
   const sweepTimer = setInterval(sweep, config.sweepIntervalMs);
   sweepTimer.unref();
 
@@ -128,6 +133,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   return {
     app,
     jobs,
+    retention,
     database,
     storage,
     queue,

@@ -1,6 +1,5 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepExpired } from '../src/services/retention.js';
 import { signedInVisitor, signIn } from './support/auth.js';
 import {
   blob,
@@ -127,9 +126,8 @@ describe('My images and chained jobs', () => {
     const job = await run(visitor, { file: photo(), operation: 'denoising' });
     await visitor.fetch(`/api/images/${job.id}/thumbnail`);
     expect(filesOf(job.id).length).toBe(2);
-    const { database, storage } = server.handle;
     // A day and an hour later, as far as the sweep is concerned (other tests' jobs are swept too).
-    await sweepExpired({ db: database.db, storage }, 24, new Date(Date.now() + 25 * 3_600_000));
+    await server.handle.retention.sweep(new Date(Date.now() + 25 * 3_600_000));
     expect(filesOf(job.id)).toEqual([]);
     expect((await list(visitor)).items).toEqual([]);
   });

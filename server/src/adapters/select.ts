@@ -1,15 +1,11 @@
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import { images } from '../db/schema.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import type { JobService } from '../services/jobs.js';
 import { BullmqQueue, startBullmqWorker } from './bullmq-queue.js';
-import type { Database } from './db.js';
 import { EnginePool } from './engine-pool.js';
-import { InProcessQueue, type JobQueue } from './queue.js';
+import { InProcessQueue, type JobHandler, type JobQueue } from './queue.js';
 import {
   memoryRateLimiter,
   type RateLimit,
@@ -69,11 +65,14 @@ export function createEnginePool(config: Config, registry: EngineRegistry, log?:
 /** Names a worker in BullMQ's `processedBy`, so monitoring (and tests) can tell which process holds a job. */
 export const workerName = () => `${os.hostname()}-${process.pid}`;
 
-/** The operation of an image, which names its queue entry. */
-export const operationLookup = (db: Database) => async (imageId: number) => {
-  const [row] = await db.select({ operation: images.operation }).from(images).where(eq(images.id, imageId));
-  return row?.operation;
-};
+export interface QueueDeps {
+  /** Runs one job to its outcome; called for each job this process takes. */
+  run: JobHandler;
+  /** The operation of an image, which names its Redis queue entry. */
+  operationOf(imageId: number): Promise<string | undefined>;
+  log: FastifyBaseLogger;
+  registry: EngineRegistry;
+}
 
 export interface QueueSelection {
   queue: JobQueue;
@@ -86,17 +85,14 @@ export interface QueueSelection {
  * BullMQ queue, and engines only where `RUN_ENGINES=true` (worker processes run them otherwise; see worker/main.ts).
  * Closing the queue drains the jobs this process is running before the pool closes.
  */
-export function selectQueue(
-  config: Config,
-  deps: { jobs: JobService; db: Database; log: FastifyBaseLogger; registry: EngineRegistry },
-): QueueSelection {
+export function selectQueue(config: Config, deps: QueueDeps): QueueSelection {
   const { redisUrl, queuePrefix, runEngines } = config.scaleOut;
   if (!redisUrl && !runEngines) throw new Error('RUN_ENGINES=false needs REDIS_URL: worker processes run the jobs');
   const pool = runEngines ? createEnginePool(config, deps.registry, deps.log) : undefined;
   if (!redisUrl) {
-    return { queue: new InProcessQueue((id) => deps.jobs.process(id), config.engineHosts), pool };
+    return { queue: new InProcessQueue(deps.run, config.engineHosts), pool };
   }
-  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, operationLookup(deps.db), deps.log);
+  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, deps.operationOf, deps.log);
   if (pool) {
     queue.worker = startBullmqWorker(
       {
@@ -108,7 +104,7 @@ export function selectQueue(
         log: deps.log,
         name: workerName(),
       },
-      (id) => deps.jobs.process(id),
+      deps.run,
     );
   }
   return { queue, pool };

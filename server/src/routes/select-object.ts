@@ -1,5 +1,6 @@
 import { AppError, getOperation } from '@ai-editor/core';
 import type { FastifyInstance } from 'fastify';
+import type { EnginePool } from '../adapters/engine-pool.js';
 import { memoryRateLimiter, type RateLimiter } from '../adapters/rate-limiter.js';
 import type { JobService } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
@@ -8,6 +9,8 @@ import { checkImage, readSubmission, type UploadedFile, type UploadLimits } from
 
 export interface SelectObjectRouteDeps {
   jobs: JobService;
+  /** This process's engine hosts, where the selection runs; undefined where it runs no engines. */
+  pool: EnginePool | undefined;
   limits: UploadLimits;
   /** The access rules of the tool the selection is for (guests cannot use object removal). */
   admission?: Pick<Rules, 'check'>;
@@ -62,7 +65,7 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       if (!photo) throw new AppError('FILE_REQUIRED');
       const image = await checkImage(photo.bytes, deps.limits);
       const prompt = parsePrompt(fields, image);
-      const png = await selectObjectMask(deps.jobs.pool, operation, image.bytes, prompt, deps.timeoutMs);
+      const png = await selectObjectMask(deps.pool, operation, image.bytes, prompt, deps.timeoutMs);
       reply.header('Content-Type', 'image/png');
       reply.header('Cache-Control', 'no-store');
       return reply.send(png);

@@ -8,7 +8,7 @@ import {
   type UserType,
 } from '@ai-editor/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Auth, bindSession, unbindSession } from '../services/auth/index.js';
+import type { Auth } from '../services/auth/index.js';
 import { startNewSession } from '../services/sessions.js';
 
 /** `GET /api/me`: who the visitor is and what they may do today; the web app's auth state comes from here. */
@@ -92,7 +92,7 @@ export function sessionRoutes(app: FastifyInstance, auth: Auth) {
       if (!user) throw new AppError('INVALID_TOKEN');
       const oldSessionId = request.sessionId;
       startNewSession(request, reply);
-      await bindSession(auth.db, oldSessionId, request.sessionId, user);
+      await auth.sessions.bind(oldSessionId, request.sessionId, user);
       request.authUser = user;
       request.uid = user.uid;
       return meView(request, auth);
@@ -103,7 +103,7 @@ export function sessionRoutes(app: FastifyInstance, auth: Auth) {
     '/api/session',
     { schema: { summary: 'Sign out: unbind this session', tags: ['auth'], response: { 200: meSchema } } },
     async (request, reply) => {
-      await unbindSession(auth.db, request.sessionId);
+      await auth.sessions.unbind(request.sessionId);
       startNewSession(request, reply);
       request.authUser = undefined;
       request.uid = undefined;

@@ -1,32 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { AppError, type ErrorCode, errorMessage, getOperation, type OperationId, type Params } from '@ai-editor/core';
-import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../adapters/db.js';
 import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
 import type { JobQueue } from '../adapters/queue.js';
 import type { Storage } from '../adapters/storage.js';
 import type { Config } from '../config.js';
-import { type ImageRow, images } from '../db/schema.js';
+import type { ImageRow } from '../db/schema.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
+import { type ImageRepository, type Owner, owns } from '../repositories/images.js';
 import type { CheckedFiles } from './uploads.js';
-
-/** Who is asking: every visitor has a session; signed-in visitors also have a uid. */
-export interface Owner {
-  sessionId: string;
-  uid?: string;
-}
 
 /** Which job's result (and which of its outputs) a chained submission takes as its photo. */
 export interface JobSource {
   id: number;
   index: number;
-}
-
-export function owns(owner: Owner, row: Pick<ImageRow, 'ownerSession' | 'ownerUid'>): boolean {
-  return row.ownerUid ? row.ownerUid === owner.uid : row.ownerSession === owner.sessionId;
 }
 
 /** A job that was running when its process died is tried again once, then failed with a clear reason. */
@@ -46,9 +35,12 @@ export interface JobEvents {
 }
 
 export interface JobServiceDeps {
-  db: Database;
+  images: ImageRepository;
   storage: Storage;
   registry: EngineRegistry;
+  queue: JobQueue;
+  /** This process's engine hosts; undefined where it runs no engines (worker processes run the jobs). */
+  pool: EnginePool | undefined;
   config: Config;
   log: FastifyBaseLogger;
 }
@@ -56,8 +48,6 @@ export interface JobServiceDeps {
 /** The job lifecycle: accept a submission, answer status, run the engine, record the one outcome. */
 export class JobService {
   readonly events = new EventEmitter<JobEvents>();
-  queue?: JobQueue;
-  pool?: EnginePool;
   /** The jobs this process is running, to stop on cancel. */
   private readonly running = new Map<number, AbortController>();
 
@@ -112,20 +102,16 @@ export class JobService {
         written.push(key);
         keys[column] = key;
       }
-      const [row] = await this.deps.db
-        .insert(images)
-        .values({
-          operation,
-          ownerSession: owner.sessionId,
-          ownerUid: owner.uid ?? null,
-          parameters: params,
-          metadata: { stage: 'queued' },
-          ...keys,
-          ...(source && { sourceImageId: source.id, sourceIndex: source.index }),
-        })
-        .returning();
-      if (!row) throw new Error('insert returned no row');
-      await this.queue?.enqueue(row.id);
+      const row = await this.deps.images.insert({
+        operation,
+        ownerSession: owner.sessionId,
+        ownerUid: owner.uid ?? null,
+        parameters: params,
+        metadata: { stage: 'queued' },
+        ...keys,
+        ...(source && { sourceImageId: source.id, sourceIndex: source.index }),
+      });
+      await this.deps.queue.enqueue(row.id);
       return row;
     } catch (err) {
       await Promise.all(written.map((k) => this.deps.storage.delete(k)));
@@ -133,9 +119,8 @@ export class JobService {
     }
   }
 
-  async find(id: number): Promise<ImageRow | undefined> {
-    const [row] = await this.deps.db.select().from(images).where(eq(images.id, id));
-    return row;
+  find(id: number): Promise<ImageRow | undefined> {
+    return this.deps.images.find(id);
   }
 
   /** The job, if `owner` may see it; anyone else gets the same 404 as for a job that does not exist. */
@@ -146,7 +131,7 @@ export class JobService {
   }
 
   async queuePosition(row: ImageRow): Promise<number | undefined> {
-    return row.status === 'pending' ? this.queue?.position(row.id) : undefined;
+    return row.status === 'pending' ? this.deps.queue.position(row.id) : undefined;
   }
 
   /** Runs one job to its single outcome. Safe to call twice: only a pending job runs, only once is it finished. */
@@ -161,19 +146,13 @@ export class JobService {
       await this.fail(id, errorMessage('JOB_KILLED_HOST'), 'JOB_KILLED_HOST');
       return;
     }
-    await this.deps.db
-      .update(images)
-      .set({
-        attempts: sql`${images.attempts} + 1`,
-        metadata: sql`${images.metadata} || ${JSON.stringify({ stage: 'starting', startedAt: new Date().toISOString() })}::jsonb`,
-        updatedAt: new Date(),
-      })
-      .where(eq(images.id, id));
+    await this.deps.images.markStarted(id);
     const cancel = new AbortController();
     this.running.set(id, cancel);
     // A job cancelled by another process (an API process of a scale-out deployment) is noticed here.
     const watch = setInterval(() => {
-      this.isPending(id)
+      this.deps.images
+        .isPending(id)
         .then((pending) => pending || cancel.abort())
         .catch(() => {});
     }, CANCEL_CHECK_MS);
@@ -202,13 +181,8 @@ export class JobService {
     const failed = row.status === 'pending' && (await this.fail(id, errorMessage('CANCELLED'), 'CANCELLED'));
     if (!failed) throw new AppError('JOB_FINISHED');
     this.running.get(id)?.abort();
-    await this.queue?.remove(id);
+    await this.deps.queue.remove(id);
     return failed;
-  }
-
-  private async isPending(id: number): Promise<boolean> {
-    const [row] = await this.deps.db.select({ status: images.status }).from(images).where(eq(images.id, id));
-    return row?.status === 'pending';
   }
 
   /** What the visitor is told about a failed job, with the catalogue's code where there is one. */
@@ -232,14 +206,7 @@ export class JobService {
 
   /** Counts, in the row (so that it holds across restarts), one more engine host this job has brought down. */
   private async countHostKill(id: number): Promise<number> {
-    const [row] = await this.deps.db
-      .update(images)
-      .set({
-        metadata: sql`${images.metadata} || jsonb_build_object('hostKills', coalesce((${images.metadata}->>'hostKills')::int, 0) + 1)`,
-        updatedAt: new Date(),
-      })
-      .where(eq(images.id, id))
-      .returning();
+    const row = await this.deps.images.countHostKill(id);
     return row ? hostKills(row) : MAX_HOST_KILLS;
   }
 
@@ -256,8 +223,8 @@ export class JobService {
     const onProgress = this.progressWriter(row.id);
     const timeoutMs = this.deps.config.jobTimeoutMs;
     if (binding.kind === 'local') {
-      if (!this.pool) throw new Error('This process runs no engines');
-      return this.pool.run(binding.module, input, { onProgress, timeoutMs, signal });
+      if (!this.deps.pool) throw new Error('This process runs no engines');
+      return this.deps.pool.run(binding.module, input, { onProgress, timeoutMs, signal });
     }
     if (binding.kind === 'remote') {
       // Remote engines run in this process and stop on their signal (the prediction is cancelled).
@@ -290,10 +257,8 @@ export class JobService {
       last = Date.now();
       lastStage = p.stage;
       const patch = { stage: p.stage, percent: p.percent ?? null };
-      this.deps.db
-        .update(images)
-        .set({ metadata: sql`${images.metadata} || ${JSON.stringify(patch)}::jsonb`, updatedAt: new Date() })
-        .where(and(eq(images.id, id), eq(images.status, 'pending')))
+      this.deps.images
+        .patchPending(id, patch)
         .catch((err) => this.deps.log.warn({ job: id, err }, 'progress write failed'));
     };
     return (p) => {
@@ -318,47 +283,22 @@ export class JobService {
 
   /** Records the results; false when the job was no longer pending (or no longer exists). */
   private async complete(id: number, resultKeys: string[], engineMetadata: Record<string, unknown>): Promise<boolean> {
-    const patch = { ...engineMetadata, stage: 'done', percent: 100 };
-    const [row] = await this.deps.db
-      .update(images)
-      .set({
-        status: 'completed',
-        resultKeys,
-        metadata: sql`${images.metadata} || ${JSON.stringify(patch)}::jsonb`,
-        completedAt: new Date(),
-        updatedAt: new Date(),
-      })
-      .where(and(eq(images.id, id), eq(images.status, 'pending')))
-      .returning();
+    const row = await this.deps.images.complete(id, resultKeys, { ...engineMetadata, stage: 'done', percent: 100 });
     if (row) this.events.emit('completed', row);
     return !!row;
   }
 
   /** Marks a pending job failed; returns the row, or undefined if it had already ended. */
   async fail(id: number, message: string, code?: ErrorCode): Promise<ImageRow | undefined> {
-    const patch = { stage: 'failed', error: message, ...(code && { errorCode: code }) };
-    const [row] = await this.deps.db
-      .update(images)
-      .set({
-        status: 'failed',
-        metadata: sql`${images.metadata} || ${JSON.stringify(patch)}::jsonb`,
-        completedAt: new Date(),
-        updatedAt: new Date(),
-      })
-      .where(and(eq(images.id, id), eq(images.status, 'pending')))
-      .returning();
+    const row = await this.deps.images.fail(id, { stage: 'failed', error: message, ...(code && { errorCode: code }) });
     if (row) this.events.emit('failed', row);
     return row;
   }
 
   /** Jobs left pending when the process stopped go back in the queue, oldest first. */
   async resumePending(): Promise<number> {
-    const rows = await this.deps.db
-      .select({ id: images.id })
-      .from(images)
-      .where(eq(images.status, 'pending'))
-      .orderBy(asc(images.id));
-    for (const { id } of rows) await this.queue?.enqueue(id);
-    return rows.length;
+    const ids = await this.deps.images.pendingIds();
+    for (const id of ids) await this.deps.queue.enqueue(id);
+    return ids.length;
   }
 }

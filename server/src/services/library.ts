@@ -1,11 +1,9 @@
 import { AppError } from '@ai-editor/core';
-import { and, desc, eq, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
-import type { Database } from '../adapters/db.js';
 import type { Storage } from '../adapters/storage.js';
-import { type ImageRow, images } from '../db/schema.js';
-import type { Owner } from './jobs.js';
+import type { ImageRow } from '../db/schema.js';
+import type { ImageRepository, Owner } from '../repositories/images.js';
 
 /** Thumbnails fit in this square: sharp on 2x screens for the ~96 px tiles of My images, and a few KB each. */
 const THUMBNAIL_PX = 192;
@@ -20,14 +18,8 @@ export function storedKeys(row: Pick<ImageRow, 'id' | 'originalKey' | 'maskKey' 
   );
 }
 
-/** The rows `owner` may see, exactly as `owns()` decides for a single job. */
-function ownedBy(owner: Owner): SQL {
-  const asGuest = and(isNull(images.ownerUid), eq(images.ownerSession, owner.sessionId)) as SQL;
-  return owner.uid ? (or(eq(images.ownerUid, owner.uid), asGuest) as SQL) : asGuest;
-}
-
 export interface LibraryDeps {
-  db: Database;
+  images: ImageRepository;
   storage: Storage;
   log: FastifyBaseLogger;
 }
@@ -44,12 +36,7 @@ export class LibraryService {
 
   /** One page, newest first; `cursor` is the last id of the previous page. Files already swept are not listed. */
   async list(owner: Owner, page: { cursor?: number; limit: number }) {
-    const rows = await this.deps.db
-      .select()
-      .from(images)
-      .where(and(ownedBy(owner), isNull(images.purgedAt), page.cursor ? lt(images.id, page.cursor) : undefined) as SQL)
-      .orderBy(desc(images.id))
-      .limit(page.limit + 1);
+    const rows = await this.deps.images.listOwned(owner, { cursor: page.cursor, limit: page.limit + 1 });
     const more = rows.length > page.limit;
     const items = more ? rows.slice(0, page.limit) : rows;
     return { items, nextCursor: more ? (items.at(-1)?.id ?? null) : null };
@@ -60,16 +47,13 @@ export class LibraryService {
    * results (services/jobs.ts), so nothing is left behind. Anyone but the owner gets the 404 of a missing job.
    */
   async remove(owner: Owner, id: number): Promise<void> {
-    const rows = await this.deps.db
-      .delete(images)
-      .where(and(eq(images.id, id), ownedBy(owner)))
-      .returning();
+    const rows = await this.deps.images.deleteOwned(owner, id);
     if (rows.length === 0) throw new AppError('NOT_FOUND');
     await this.deleteFiles(rows);
   }
 
   async removeAll(owner: Owner): Promise<number> {
-    const rows = await this.deps.db.delete(images).where(ownedBy(owner)).returning();
+    const rows = await this.deps.images.deleteOwned(owner);
     await this.deleteFiles(rows);
     return rows.length;
   }
@@ -106,8 +90,7 @@ export class LibraryService {
     if (result) {
       await this.deps.storage.put(key, bytes, 'image/webp');
       // Deleted meanwhile: its files are gone, so this one must go too.
-      const [still] = await this.deps.db.select({ id: images.id }).from(images).where(eq(images.id, row.id));
-      if (!still) await this.deps.storage.delete(key);
+      if (!(await this.deps.images.exists(row.id))) await this.deps.storage.delete(key);
     }
     return { bytes, final: Boolean(result) };
   }

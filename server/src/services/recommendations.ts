@@ -1,7 +1,12 @@
-import type { OperationId } from '@ai-editor/core';
+import { AppError, getOperation, type OperationId } from '@ai-editor/core';
+import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
+import type { EnginePool } from '../adapters/engine-pool.js';
+import type { Storage } from '../adapters/storage.js';
 import type { RawImage } from '../engines/shared/image.js';
 import { estimateNoiseSigma } from '../engines/shared/nlmeans.js';
+import type { Owner } from '../repositories/images.js';
+import type { JobService } from './jobs.js';
 
 /** A suggestion shown on the 'Try Now' card: which tool, why, and how sure we are (0 to 1). */
 export interface Recommendation {
@@ -167,4 +172,72 @@ export function recommend(a: PhotoAnalysis): Recommendation[] {
 
 export async function recommendationsFor(bytes: Buffer, detectFaces?: FaceDetector): Promise<Recommendation[]> {
   return recommend(await analysePhoto(bytes, detectFaces));
+}
+
+const ANALYSIS_MODULE = new URL('./photo-analysis.engine.ts', import.meta.url).href;
+/** How long the analysis may wait for a worker thread (behind a running job) before we answer without faces. */
+const ANALYSIS_TIMEOUT_MS = 60_000;
+
+export interface RecommendationDeps {
+  jobs: JobService;
+  storage: Storage;
+  /** This process's engine hosts, where faces are looked for; undefined where it runs no engines. */
+  pool: EnginePool | undefined;
+  log: FastifyBaseLogger;
+}
+
+/** Which picture of a job is analysed: the uploaded photo, or its first result (the editor's next step). */
+export type RecommendationSubject = 'photo' | 'result';
+
+/**
+ * The tools worth suggesting for a job's photo or result, best first: the rules above, less the tools a visitor
+ * could not follow the suggestion to. Every page that shows suggestions asks this service (through the route).
+ */
+export class RecommendationService {
+  constructor(private readonly deps: RecommendationDeps) {}
+
+  async forJob(owner: Owner, id: number, of: RecommendationSubject): Promise<Recommendation[]> {
+    const row = await this.deps.jobs.getOwned(id, owner);
+    if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
+    if (of === 'result' && row.status !== 'completed') throw new AppError('RESULT_NOT_READY');
+    const key = of === 'result' ? row.resultKeys[0] : row.originalKey;
+    // Prompt-only jobs have no photo to analyse.
+    if (!key) return [];
+    const analysis = await this.analyse(await this.deps.storage.get(key), row.operation as OperationId);
+    return recommend(analysis).filter((r) => this.offered(r.operationId, row.operation));
+  }
+
+  /**
+   * Measures the photo in a worker thread with face detection when this process runs engines; otherwise (or if that
+   * fails) here, without faces: sharp does its work off the event loop, and the rest is a few milliseconds.
+   */
+  private async analyse(bytes: Buffer, operation: OperationId): Promise<PhotoAnalysis> {
+    const { pool, log } = this.deps;
+    if (pool) {
+      try {
+        const out = await pool.run(
+          ANALYSIS_MODULE,
+          { operation, image: bytes, params: {} },
+          { onProgress: () => {}, timeoutMs: ANALYSIS_TIMEOUT_MS },
+        );
+        return out.metadata?.analysis as PhotoAnalysis;
+      } catch (err) {
+        log.warn({ err }, 'photo analysis with faces failed; answering without faces');
+      }
+    }
+    return analysePhoto(bytes);
+  }
+
+  /** A suggestion a visitor can follow: another working tool that takes this one photo and can run here. */
+  private offered(operationId: OperationId, current: string): boolean {
+    const op = getOperation(operationId);
+    if (operationId === current || op.status !== 'working') return false;
+    if (op.input !== 'photo' && op.input !== 'photo+mask') return false;
+    try {
+      this.deps.jobs.assertAvailable(operationId);
+      return true;
+    } catch {
+      return false;
+    }
+  }
 }

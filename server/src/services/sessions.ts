@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Owner } from './jobs.js';
+import type { Owner } from '../repositories/images.js';
 
 export const SESSION_COOKIE = 'aie_sid';
 const ONE_YEAR_S = 365 * 24 * 3600;

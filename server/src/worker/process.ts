@@ -1,10 +1,11 @@
 import type { OperationId } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
-import { startBullmqWorker } from '../adapters/bullmq-queue.js';
+import { BullmqQueue, startBullmqWorker } from '../adapters/bullmq-queue.js';
 import { type DatabaseHandle, openDatabase } from '../adapters/db.js';
-import { createEnginePool, selectQueue, selectStorage, workerName } from '../adapters/select.js';
+import { createEnginePool, selectStorage, workerName } from '../adapters/select.js';
 import type { Config } from '../config.js';
 import { createEngineRegistry } from '../engines/registry.js';
+import { ImageRepository } from '../repositories/images.js';
 import { JobService } from '../services/jobs.js';
 
 const RESUME_INTERVAL_MS = 60_000;
@@ -41,15 +42,11 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   const database = await openDatabase(config);
   const storage = selectStorage(config);
   const registry = createEngineRegistry(config, { localOverrides: opts.localEngineOverrides });
-  const jobs = new JobService({ db: database.db, storage, registry, config, log });
+  const images = new ImageRepository(database.db);
   const pool = createEnginePool(config, registry, log);
-  // Re-enqueueing reuses the producer; only this process's own worker below takes jobs.
-  const { queue } = selectQueue(
-    { ...config, scaleOut: { ...config.scaleOut, runEngines: false } },
-    { jobs, db: database.db, log, registry },
-  );
-  jobs.queue = queue;
-  jobs.pool = pool;
+  // The producer side, for re-enqueueing and cancels; only this process's own worker below takes jobs.
+  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, (id) => images.operationOf(id), log);
+  const jobs = new JobService({ images, storage, registry, queue, pool, config, log });
 
   const name = workerName();
   const worker = startBullmqWorker(

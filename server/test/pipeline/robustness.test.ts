@@ -4,7 +4,6 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { images } from '../../src/db/schema.js';
-import { sweepExpired } from '../../src/services/retention.js';
 import { signedInVisitor } from '../support/auth.js';
 import { blob, fixture, startTestServer, storedFiles, type TestServer, testEngine } from '../support/server.js';
 
@@ -98,10 +97,10 @@ describe('pipeline robustness', () => {
     expect(keys.every((k) => storedFiles(server.dataDir).some((f) => f.endsWith(k as string)))).toBe(true);
 
     const { db } = server.handle.database;
-    await sweepExpired({ db, storage: server.handle.storage }, 24, new Date(Date.now() + 23 * 3_600_000));
+    await server.handle.retention.sweep(new Date(Date.now() + 23 * 3_600_000));
     expect((await server.handle.jobs.find(job.id))?.purgedAt).toBeNull();
 
-    await sweepExpired({ db, storage: server.handle.storage }, 24, new Date(Date.now() + 25 * 3_600_000));
+    await server.handle.retention.sweep(new Date(Date.now() + 25 * 3_600_000));
     const after = await server.handle.jobs.find(job.id);
     expect(after?.purgedAt).not.toBeNull();
     expect(storedFiles(server.dataDir).some((f) => keys.some((k) => f.endsWith(k as string)))).toBe(false);
@@ -114,7 +113,7 @@ describe('pipeline robustness', () => {
     expect((await job.visitor.fetch(`/api/images/${job.id}/result/0`)).status).toBe(410);
 
     // Rows themselves go a week later.
-    await sweepExpired({ db, storage: server.handle.storage }, 24, new Date(Date.now() + 8 * 24 * 3_600_000));
+    await server.handle.retention.sweep(new Date(Date.now() + 8 * 24 * 3_600_000));
     expect(await db.select().from(images).where(eq(images.id, job.id))).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@ import { type DatabaseHandle, openDatabase } from '../../src/adapters/db.js';
 import { S3Storage } from '../../src/adapters/s3-storage.js';
 import { LocalStorage, type Storage } from '../../src/adapters/storage.js';
 import { images } from '../../src/db/schema.js';
-import { sweepExpired } from '../../src/services/retention.js';
+import { ImageRepository } from '../../src/repositories/images.js';
+import { RetentionService } from '../../src/services/retention.js';
 import { createTestDatabase, type S3StandIn, skipReason, startS3 } from './support.js';
 
 const journal = JSON.parse(
@@ -89,10 +90,9 @@ describe.skipIf(skipReason)('PostgreSQL: migrations and retention', () => {
       const fresh = await Promise.all([200, 201, 202].map((i) => make(i, hoursAgo(1))));
       const old = await Promise.all([300, 301].map((i) => make(i, hoursAgo(24 * 8), hoursAgo(24 * 7))));
 
-      const results = await Promise.all([
-        sweepExpired({ db: one.db, storage }, 24),
-        sweepExpired({ db: two.db, storage }, 24),
-      ]);
+      const sweeper = (handle: DatabaseHandle) =>
+        new RetentionService({ images: new ImageRepository(handle.db), storage, retentionHours: 24 });
+      const results = await Promise.all([sweeper(one).sweep(), sweeper(two).sweep()]);
       // Each row claimed by exactly one sweep.
       expect(results.reduce((n, r) => n + r.purged, 0)).toBe(130);
       expect(results.reduce((n, r) => n + r.deleted, 0)).toBe(2);

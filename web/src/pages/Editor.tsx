@@ -1,7 +1,7 @@
 import { ACCEPTED_MIME_TYPES, errorMessage, getOperation, type Operation, type OperationId } from '@ai-editor/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { Download, ImagePlus, Loader2, RotateCcw, Sparkles, X } from 'lucide-react';
-import { type DragEvent, useRef, useState } from 'react';
+import { Download, Loader2, RotateCcw, Sparkles, X } from 'lucide-react';
+import { useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
@@ -13,12 +13,11 @@ import { PageFileTarget } from '@/features/tool/PageFileTarget';
 import type { Recommendation } from '@/features/tool/RecommendationCard';
 import { CHECKERBOARD, resultFileName } from '@/features/tool/ResultCard';
 import { ToolWorkspace } from '@/features/tool/ToolWorkspace';
-import { useObjectUrl } from '@/features/tool/UploadArea';
+import { UploadArea, useObjectUrl } from '@/features/tool/UploadArea';
 import { useAccess } from '@/features/tool/useAccess';
 import { useDownload } from '@/features/tool/useDownload';
-import { OWN_DROP } from '@/features/tool/usePageDrop';
-import { checkImageFile } from '@/features/tool/validate';
-import { MAX_UPLOAD_TEXT } from '@/lib/limits';
+import { useLimits } from '@/features/tool/useLimits';
+import { refusePhoto, takeOnePhoto } from '@/features/tool/usePhotoIntake';
 import { cn } from '@/lib/utils';
 
 /** `?steps=12,15.1`: the jobs of the chain, each `id` or `id.index` (which of its results the next step took). */
@@ -51,7 +50,7 @@ export default function Editor() {
   const current = Math.min(selected ?? steps.length, steps.length);
   const [tool, setTool] = useState<Operation | null>(null);
   const input = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
+  const { maxBytes } = useLimits();
 
   const jobs = useQueries({
     queries: steps.map((s) => ({
@@ -71,25 +70,14 @@ export default function Editor() {
   };
 
   /** Starts over with a new photo (the earlier steps stay in My images). */
-  const accept = (f: File | undefined) => {
-    const code = checkImageFile(f);
-    if (code) return toast({ variant: 'destructive', title: 'Error', description: errorMessage(code) });
-    setPhoto(f as File);
+  const startWith = (f: File) => {
+    setPhoto(f);
     setSelected(null);
     setTool(null);
     setSteps([]);
   };
-
-  const acceptOne = (files: FileList | File[]) => {
-    if (files.length > 1)
-      return toast({ variant: 'destructive', title: 'Error', description: errorMessage('TOO_MANY_FILES') });
-    accept(files[0]);
-  };
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault();
-    setDragging(false);
-    acceptOne(e.dataTransfer.files);
-  };
+  // Photos are checked and refused as on the tool pages, however they came.
+  const take = (files: File[]) => takeOnePhoto(files, startWith, maxBytes);
 
   const onCompleted = (job: ImageJob) => {
     setSteps([...steps.slice(0, current), { id: job.id, index: 0 }]);
@@ -104,32 +92,16 @@ export default function Editor() {
       wide
     >
       {/* A photo dropped or pasted anywhere starts over; while a tool is open, that tool takes it. */}
-      <PageFileTarget onFiles={acceptOne} disabled={Boolean(tool)} />
+      <PageFileTarget onFiles={take} disabled={Boolean(tool)} />
       {!started ? (
-        <>
-          <button
-            type="button"
-            onClick={() => input.current?.click()}
-            onDragOver={(e) => {
-              e.preventDefault();
-              setDragging(true);
-            }}
-            onDragLeave={() => setDragging(false)}
-            onDrop={onDrop}
-            className={cn(
-              'flex w-full flex-col items-center justify-center gap-3 rounded-lg border-2 border-dashed p-10 text-center transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-              dragging && 'border-primary bg-accent',
-            )}
-            data-testid="editor-dropzone"
-            {...OWN_DROP}
-          >
-            <ImagePlus className="h-10 w-10 text-muted-foreground" aria-hidden />
-            <span className="font-medium">Drag & drop an image here, or click to select</span>
-            <span className="text-sm text-muted-foreground">
-              Max file size: {MAX_UPLOAD_TEXT} | Supported formats: JPEG, PNG, WebP
-            </span>
-          </button>
-        </>
+        <UploadArea
+          label="Choose a photo"
+          file={null}
+          onFile={(f) => f && startWith(f)}
+          onReject={refusePhoto}
+          busy={false}
+          maxBytes={maxBytes}
+        />
       ) : (
         <div className="grid gap-6 lg:grid-cols-[18rem_1fr]">
           <StepList
@@ -150,6 +122,19 @@ export default function Editor() {
               }
             }}
             onNewPhoto={() => input.current?.click()}
+          />
+          {/* The picker behind 'Start over with a new photo'; its photo is taken as any other. */}
+          <input
+            ref={input}
+            type="file"
+            accept={ACCEPTED_MIME_TYPES.join(',')}
+            className="sr-only"
+            tabIndex={-1}
+            aria-label="Choose a new photo"
+            onChange={(e) => {
+              take([...(e.target.files ?? [])]);
+              e.target.value = '';
+            }}
           />
           <div className="min-w-0 space-y-6">
             <Card>
@@ -207,18 +192,6 @@ export default function Editor() {
           </div>
         </div>
       )}
-      <input
-        ref={input}
-        type="file"
-        accept={ACCEPTED_MIME_TYPES.join(',')}
-        className="sr-only"
-        tabIndex={-1}
-        aria-label="Choose a photo"
-        onChange={(e) => {
-          accept(e.target.files?.[0]);
-          e.target.value = '';
-        }}
-      />
     </Page>
   );
 }
@@ -316,11 +289,11 @@ function NextStep({
 }) {
   const tools = usePhotoTools();
   const id = recommendationsOf?.id;
-  const { data: recs, isFetching } = useQuery<Recommendation[]>({
+  // The server's suggestions are already the tools a visitor can run next here (services/recommendations.ts).
+  const { data: suggested = [], isFetching } = useQuery<Recommendation[]>({
     queryKey: ['/api/images', String(id), `recommendations${ofResult ? '?of=result' : ''}`],
     enabled: id !== undefined,
   });
-  const suggested = (recs ?? []).filter((r) => tools.some((t) => t.id === r.operationId));
   return (
     <section aria-labelledby="next-heading" className="space-y-4" data-testid="editor-next">
       <h2 id="next-heading" className="text-2xl font-semibold">

@@ -1,10 +1,11 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database } from '../../adapters/db.js';
 import { type AuthEmulator, startAuthEmulator } from '../../adapters/firebase-emulator.js';
 import type { RateLimiter } from '../../adapters/rate-limiter.js';
 import type { Config } from '../../config.js';
-import { images, sessionBindings } from '../../db/schema.js';
+import type { ImageRepository } from '../../repositories/images.js';
+import { SessionRepository } from '../../repositories/sessions.js';
+import { UsageRepository } from '../../repositories/usage.js';
 import type { JobService } from '../jobs.js';
 import { createRules, type Rules } from '../rules.js';
 import { UsageService } from '../usage.js';
@@ -24,7 +25,8 @@ export interface Auth {
   verifier: TokenVerifier;
   usage: UsageService;
   rules: Rules;
-  db: Database;
+  /** Binds a session to its user at sign-in (moving the guest jobs along) and unbinds it at sign-out. */
+  sessions: SessionRepository;
   /** The emulator started beside the app (emulator mode only). */
   emulator?: AuthEmulator;
   close(): Promise<void>;
@@ -34,7 +36,7 @@ export interface Auth {
  * Identity for every API request: `Authorization: Bearer <ID token>` (API clients; a bad token is a 401), else
  * the user the session cookie is bound to, else a guest. Must run after the session hook.
  */
-function registerIdentity(app: FastifyInstance, db: Database, verifier: TokenVerifier) {
+function registerIdentity(app: FastifyInstance, sessions: SessionRepository, verifier: TokenVerifier) {
   app.decorateRequest('authUser', undefined);
   app.addHook('onRequest', async (request) => {
     // Pages and assets carry no rules; only the API needs to know who is asking.
@@ -43,7 +45,7 @@ function registerIdentity(app: FastifyInstance, db: Database, verifier: TokenVer
     if (header?.toLowerCase().startsWith('bearer ')) {
       request.authUser = await verifier.verify(header.slice(7).trim());
     } else {
-      const [binding] = await db.select().from(sessionBindings).where(eq(sessionBindings.sessionId, request.sessionId));
+      const binding = await sessions.find(request.sessionId);
       if (binding) {
         request.authUser = {
           uid: binding.uid,
@@ -57,36 +59,11 @@ function registerIdentity(app: FastifyInstance, db: Database, verifier: TokenVer
   });
 }
 
-/**
- * Binds a fresh session id to the user (the old one is dropped, against session fixation). The jobs the visitor
- * made as a guest in this browser move to the user: they were made by the same person, and signing in to download
- * a guest result is the product's own path. They are not counted against the daily limit.
- */
-export async function bindSession(db: Database, oldSessionId: string, newSessionId: string, user: VerifiedUser) {
-  await db.transaction(async (tx) => {
-    await tx.delete(sessionBindings).where(eq(sessionBindings.sessionId, oldSessionId));
-    await tx.insert(sessionBindings).values({
-      sessionId: newSessionId,
-      uid: user.uid,
-      email: user.email ?? null,
-      name: user.name ?? null,
-      picture: user.picture ?? null,
-    });
-    await tx
-      .update(images)
-      .set({ ownerUid: user.uid, updatedAt: new Date() })
-      .where(and(eq(images.ownerSession, oldSessionId), isNull(images.ownerUid)));
-  });
-}
-
-export async function unbindSession(db: Database, sessionId: string): Promise<void> {
-  await db.delete(sessionBindings).where(eq(sessionBindings.sessionId, sessionId));
-}
-
 export interface AuthDeps {
   config: Config;
   guestLimiter: RateLimiter;
   db: Database;
+  images: ImageRepository;
   jobs: JobService;
   log: FastifyBaseLogger;
   now?: () => Date;
@@ -100,9 +77,15 @@ export interface AuthDeps {
 export async function setUpAuth(app: FastifyInstance, deps: AuthDeps): Promise<Auth> {
   const { config, db, log } = deps;
   const verifier = createTokenVerifier(config.auth);
-  registerIdentity(app, db, verifier);
+  const sessions = new SessionRepository(db);
+  registerIdentity(app, sessions, verifier);
 
-  const usage = new UsageService({ db, limit: config.dailyUsesPerOperation, now: deps.now });
+  const usage = new UsageService({
+    usage: new UsageRepository(db),
+    images: deps.images,
+    limit: config.dailyUsesPerOperation,
+    now: deps.now,
+  });
   deps.jobs.events.on('failed', (row) => {
     usage.refund(row.id).catch((err) => log.error({ err, job: row.id }, 'could not give the use back'));
   });
@@ -138,7 +121,7 @@ export async function setUpAuth(app: FastifyInstance, deps: AuthDeps): Promise<A
     verifier,
     usage,
     rules,
-    db,
+    sessions,
     emulator,
     async close() {
       clearInterval(reconcileTimer);

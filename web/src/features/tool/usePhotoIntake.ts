@@ -4,8 +4,18 @@ import { toast } from '@/components/ui/use-toast';
 import { batchable, MAX_BATCH } from './batch';
 import { checkImageFile } from './validate';
 
-const refuse = (code: ErrorCode, vars?: Record<string, string | number>) =>
+/** Tells the visitor why a photo was not taken, with the catalogue's title and message. */
+export function refusePhoto(code: ErrorCode, vars?: Record<string, string | number>): void {
   toast({ variant: 'destructive', title: errorTitle(code), description: errorMessage(code, vars) });
+}
+
+/** Exactly one photo, checked with the server's rules, goes to `setFile`; anything else is refused. */
+export function takeOnePhoto(files: File[], setFile: (file: File) => void, maxBytes?: number): void {
+  if (files.length > 1) return refusePhoto('TOO_MANY_FILES');
+  const code = checkImageFile(files[0], maxBytes);
+  if (code) return refusePhoto(code);
+  setFile(files[0] as File);
+}
 
 /**
  * Where photos given to a tool page go, however they came (dropped on the page, pasted, or several chosen):
@@ -16,15 +26,12 @@ export function usePhotoIntake(op: Operation, setFile: (file: File) => void, max
   const [batch, setBatch] = useState<File[] | null>(null);
   const canBatch = batchable(op);
   const take = (files: File[]) => {
-    if (files.length > 1) {
-      if (!canBatch) return refuse('TOO_MANY_FILES');
-      if (files.length > MAX_BATCH) return refuse('BATCH_TOO_MANY', { max: MAX_BATCH });
+    if (files.length > 1 && canBatch) {
+      if (files.length > MAX_BATCH) return refusePhoto('BATCH_TOO_MANY', { max: MAX_BATCH });
       setBatch(files);
       return;
     }
-    const code = checkImageFile(files[0], maxBytes);
-    if (code) return refuse(code);
-    setFile(files[0] as File);
+    takeOnePhoto(files, setFile, maxBytes);
   };
   return { take, batch, canBatch, exitBatch: () => setBatch(null) };
 }
