@@ -8,6 +8,7 @@ import type { Storage } from '../adapters/storage.js';
 import type { Config } from '../config.js';
 import type { ImageRow } from '../db/schema.js';
 import type { EngineRegistry } from '../engines/registry.js';
+import { ProviderError } from '../engines/replicate/client.js';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
 import { type ImageRepository, type Owner, owns } from '../repositories/images.js';
 import type { CheckedFiles } from './uploads.js';
@@ -236,8 +237,11 @@ export class JobService {
         if (signal.aborted) throw new EngineFailure('cancelled', 'cancelled');
         if (timeout.aborted) throw new EngineFailure('timeout', 'timeout');
         if (err instanceof AppError) throw new EngineFailure(err.message, 'engine', err.code);
-        // The provider client words its errors for the visitor (and logs what must not be shown).
-        throw new EngineFailure(err instanceof Error ? err.message : String(err), 'engine');
+        // The provider client words its own failures for the visitor (and logs what must not be shown).
+        if (err instanceof ProviderError) throw new EngineFailure(err.message, 'engine');
+        // Anything else is a fault of ours: logged with its stack, never shown.
+        this.deps.log.error({ job: row.id, operation, err }, 'remote engine failed');
+        throw new EngineFailure(errorMessage('ENGINE_FAILED'), 'engine', 'ENGINE_FAILED');
       }
     }
     throw new AppError('OPERATION_UNAVAILABLE', { name: getOperation(operation).name, enable: binding.reason });

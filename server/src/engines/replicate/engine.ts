@@ -12,8 +12,8 @@ import {
   consoleLogger,
   formatModelRef,
   type Logger,
-  MESSAGES,
   type Prediction,
+  ProviderError,
   percentFromLogs,
   ReplicateClient,
 } from './client.js';
@@ -64,14 +64,14 @@ export function createReplicateEngine(operation: OperationId, config: Config, de
 
       if (done.status === 'failed') {
         log.warn({ id: done.id, error: done.error }, 'Replicate prediction failed');
-        throw new Error(MESSAGES.rejected(firstLine(done.error) || 'the model could not process this input'));
+        throw new ProviderError('rejected', firstLine(done.error) || 'the model could not process this input');
       }
-      if (done.status === 'canceled') throw new Error(MESSAGES.canceled);
+      if (done.status === 'canceled') throw new ProviderError('canceled');
 
       const urls = outputUrls(done.output);
       if (urls.length === 0) {
         log.error({ id: done.id, output: done.output }, 'Replicate prediction succeeded without image outputs');
-        throw new Error(MESSAGES.badAnswer);
+        throw new ProviderError('badAnswer');
       }
       ctx.progress({ stage: 'downloading results', percent: 95 });
       const images = await Promise.all(urls.map((u) => client.fetchOutput(u, ctx.signal).then((b) => toPng(b, log))));
@@ -91,7 +91,7 @@ export function createReplicateEngine(operation: OperationId, config: Config, de
           await client.cancelPrediction(prediction.id);
         }
         log.warn({ id: prediction?.id, model: formatModelRef(mapping.model) }, 'Replicate prediction timed out');
-        throw new Error(MESSAGES.timedOut);
+        throw new ProviderError('timedOut');
       }
       throw err;
     } finally {
@@ -142,7 +142,7 @@ async function toPng(bytes: Buffer, log: Logger): Promise<Buffer> {
     return await sharp(bytes, { failOn: 'error' }).rotate().png().toBuffer();
   } catch (err) {
     log.error({ err, size: bytes.length }, 'Replicate output is not an image we can read');
-    throw new Error(MESSAGES.badAnswer);
+    throw new ProviderError('badAnswer');
   }
 }
 
