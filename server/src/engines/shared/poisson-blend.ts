@@ -50,7 +50,8 @@ export function blendFill(
   };
   // The correction c to add to the fill solves the Poisson equation whose right-hand side is how far the fill's
   // own steps are from the guide: zero inside a single copy, non-zero on seams and on the hole's border.
-  const rhs = new Float32Array(3 * m);
+  // Three channels per pixel, plus a zero slot at the end (see `vec`).
+  const rhs = new Float32Array(3 * (m + 1));
   for (let k = 0; k < m; k++) {
     const p = idx[k] as number;
     const x = p % w;
@@ -72,14 +73,14 @@ export function blendFill(
         const gp = fromP ? (img[sp * nc + c] as number) - (img[(sp + off) * nc + c] as number) : 0;
         const gq = fromQ ? (img[(sq - off) * nc + c] as number) - (img[sq * nc + c] as number) : 0;
         const g = fromP ? (fromQ ? (gp + gq) / 2 : gp) : fromQ ? gq : own;
-        rhs[c * m + k] = (rhs[c * m + k] as number) + g - own;
+        rhs[3 * k + c] = (rhs[3 * k + c] as number) + g - own;
       }
     }
   }
   const corr = solve(idx, w, h, rhs);
   for (let k = 0; k < m; k++) {
     const p = idx[k] as number;
-    for (let c = 0; c < 3; c++) img[p * nc + c] = (img[p * nc + c] as number) + (corr[c * m + k] as number);
+    for (let c = 0; c < 3; c++) img[p * nc + c] = (img[p * nc + c] as number) + (corr[3 * k + c] as number);
   }
 }
 
@@ -98,7 +99,7 @@ interface Grid {
   parent: Int32Array;
 }
 
-/** Vectors hold three channel planes of m + 1 values; the last of each plane stays 0. */
+/** Vectors hold three channels for each of m + 1 slots; the last slot stays 0. */
 const vec = (g: Grid) => new Float32Array(3 * (g.m + 1));
 
 /** The grid of `pixels` (ascending indices into w x h), with unit weights, and the levels below it. */
@@ -185,18 +186,26 @@ function smooth(g: Grid, c: Float32Array, rhs: Float32Array, sweeps: number, ome
   let moved = 0;
   for (let sweep = 0; sweep < sweeps; sweep++) {
     moved = 0;
-    for (let ch3 = 0; ch3 < 3; ch3++) {
-      const base = ch3 * (m + 1);
-      for (let k = 0; k < m; k++) {
+    for (let k = 0; k < m; k++) {
+      let a = 3 * (nb[4 * k] as number);
+      let b = 3 * (nb[4 * k + 1] as number);
+      let u = 3 * (nb[4 * k + 2] as number);
+      let d = 3 * (nb[4 * k + 3] as number);
+      const wa = weight[4 * k] as number;
+      const wb = weight[4 * k + 1] as number;
+      const wu = weight[4 * k + 2] as number;
+      const wd = weight[4 * k + 3] as number;
+      const f = omega / (diag[k] as number);
+      for (let o = 3 * k, end = o + 3; o < end; o++) {
         const s =
-          (rhs[base + k] as number) +
-          (weight[4 * k] as number) * (c[base + (nb[4 * k] as number)] as number) +
-          (weight[4 * k + 1] as number) * (c[base + (nb[4 * k + 1] as number)] as number) +
-          (weight[4 * k + 2] as number) * (c[base + (nb[4 * k + 2] as number)] as number) +
-          (weight[4 * k + 3] as number) * (c[base + (nb[4 * k + 3] as number)] as number);
-        const cur = c[base + k] as number;
-        const next = cur + omega * (s / (diag[k] as number) - cur);
-        c[base + k] = next;
+          (rhs[o] as number) +
+          wa * (c[a++] as number) +
+          wb * (c[b++] as number) +
+          wu * (c[u++] as number) +
+          wd * (c[d++] as number);
+        const cur = c[o] as number;
+        const next = cur + f * s - omega * cur;
+        c[o] = next;
         const diff = next > cur ? next - cur : cur - next;
         if (diff > moved) moved = diff;
       }
@@ -208,37 +217,36 @@ function smooth(g: Grid, c: Float32Array, rhs: Float32Array, sweeps: number, ome
 
 /** The residual summed over each 2x2 parent: the right-hand side of the coarse equation at twice the spacing. */
 function restrictResidual(g: Grid, c: Float32Array, rhs: Float32Array): Float32Array {
-  const coarse = g.coarse as Grid;
-  const out = vec(coarse);
+  const out = vec(g.coarse as Grid);
   const { m, nb, weight, diag, parent } = g;
-  for (let ch3 = 0; ch3 < 3; ch3++) {
-    const base = ch3 * (m + 1);
-    const cbase = ch3 * (coarse.m + 1);
-    for (let k = 0; k < m; k++) {
+  for (let k = 0; k < m; k++) {
+    let a = 3 * (nb[4 * k] as number);
+    let b = 3 * (nb[4 * k + 1] as number);
+    let u = 3 * (nb[4 * k + 2] as number);
+    let d = 3 * (nb[4 * k + 3] as number);
+    let p = 3 * (parent[k] as number);
+    for (let o = 3 * k, end = o + 3; o < end; o++) {
       const r =
-        (rhs[base + k] as number) -
-        (diag[k] as number) * (c[base + k] as number) +
-        (weight[4 * k] as number) * (c[base + (nb[4 * k] as number)] as number) +
-        (weight[4 * k + 1] as number) * (c[base + (nb[4 * k + 1] as number)] as number) +
-        (weight[4 * k + 2] as number) * (c[base + (nb[4 * k + 2] as number)] as number) +
-        (weight[4 * k + 3] as number) * (c[base + (nb[4 * k + 3] as number)] as number);
-      const o = cbase + (parent[k] as number);
-      out[o] = (out[o] as number) + r;
+        (rhs[o] as number) -
+        (diag[k] as number) * (c[o] as number) +
+        (weight[4 * k] as number) * (c[a++] as number) +
+        (weight[4 * k + 1] as number) * (c[b++] as number) +
+        (weight[4 * k + 2] as number) * (c[u++] as number) +
+        (weight[4 * k + 3] as number) * (c[d++] as number);
+      out[p] = (out[p] as number) + r;
+      p++;
     }
-    out[cbase + coarse.m] = 0;
   }
   return out;
 }
 
 /** Adds the coarse vector, times OVER_CORRECTION, to every pixel of its blocks. */
 function prolongAdd(g: Grid, coarseVec: Float32Array, c: Float32Array): void {
-  const coarse = g.coarse as Grid;
   const { m, parent } = g;
-  for (let ch3 = 0; ch3 < 3; ch3++) {
-    const base = ch3 * (m + 1);
-    const cbase = ch3 * (coarse.m + 1);
-    for (let k = 0; k < m; k++) {
-      c[base + k] = (c[base + k] as number) + OVER_CORRECTION * (coarseVec[cbase + (parent[k] as number)] as number);
+  for (let k = 0; k < m; k++) {
+    const p = 3 * (parent[k] as number);
+    for (let ch3 = 0; ch3 < 3; ch3++) {
+      c[3 * k + ch3] = (c[3 * k + ch3] as number) + OVER_CORRECTION * (coarseVec[p + ch3] as number);
     }
   }
 }
@@ -279,16 +287,9 @@ function fullMultigrid(g: Grid, rhs: Float32Array, top: boolean): Float32Array {
 
 /**
  * Solves 4c_p - sum of c over p's neighbours = rhs_p on `pixels` (ascending indices into a w x h grid; c = 0
- * elsewhere; neighbours outside the grid are left out) by multigrid. `rhs` and the result hold three planes of
- * pixels.length values, one per channel.
+ * elsewhere; neighbours outside the grid are left out) by multigrid. `rhs` and the result are vectors as `vec`
+ * makes them: three channels per pixel.
  */
 function solve(pixels: Int32Array, w: number, h: number, rhs: Float32Array): Float32Array {
-  const g = pixelGrid(pixels, w, h);
-  const m = pixels.length;
-  const padded = vec(g);
-  for (let ch3 = 0; ch3 < 3; ch3++) padded.set(rhs.subarray(ch3 * m, ch3 * m + m), ch3 * (m + 1));
-  const c = fullMultigrid(g, padded, true);
-  const out = new Float32Array(3 * m);
-  for (let ch3 = 0; ch3 < 3; ch3++) out.set(c.subarray(ch3 * (m + 1), ch3 * (m + 1) + m), ch3 * m);
-  return out;
+  return fullMultigrid(pixelGrid(pixels, w, h), rhs, true);
 }
