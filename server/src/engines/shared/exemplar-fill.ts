@@ -121,7 +121,10 @@ export function exemplarFill(
     const x = p % w;
     const y = (p - x) / w;
     const onFront =
-      (x > 0 && filled[p - 1]) || (x < w - 1 && filled[p + 1]) || (y > 0 && filled[p - w]) || (y < h - 1 && filled[p + w]);
+      (x > 0 && filled[p - 1]) ||
+      (x < w - 1 && filled[p + 1]) ||
+      (y > 0 && filled[p - w]) ||
+      (y < h - 1 && filled[p + w]);
     if (!onFront) return -1;
     const t = clampY(y) * w + clampX(x);
     centre[p] = t;
