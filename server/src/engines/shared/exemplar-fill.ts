@@ -113,54 +113,68 @@ export function exemplarFill(
     return d < bound ? d / nKnown + penalty : Number.POSITIVE_INFINITY;
   };
 
+  /**
+   * The priority of hole pixel p's patch (confidence x (data term + floor)), or -1 when p is not on the front
+   * (no filled 4-neighbour). Also the patch centre, clamped into the image, in `centre`.
+   */
+  const centre = new Int32Array(n);
+  const priority = (p: number): number => {
+    const x = p % w;
+    const y = (p - x) / w;
+    const onFront =
+      (x > 0 && filled[p - 1]) ||
+      (x < w - 1 && filled[p + 1]) ||
+      (y > 0 && filled[p - w]) ||
+      (y < h - 1 && filled[p + w]);
+    if (!onFront) return -1;
+    const t = clampY(y) * w + clampX(x);
+    centre[p] = t;
+    let c = 0;
+    let gBest = 0;
+    let gx = 0;
+    let gy = 0;
+    for (let j = 0; j < offs.length; j++) {
+      const q = t + (offs[j] as number);
+      c += conf[q] as number;
+      if (!filled[q]) continue;
+      const qx = q % w;
+      if (qx === 0 || qx === w - 1 || q < w || q >= n - w) continue;
+      if (!filled[q - 1] || !filled[q + 1] || !filled[q - w] || !filled[q + w]) continue;
+      const ax = ((gray[q + 1] as number) - (gray[q - 1] as number)) / 2;
+      const ay = ((gray[q + w] as number) - (gray[q - w] as number)) / 2;
+      const m = ax * ax + ay * ay;
+      if (m > gBest) {
+        gBest = m;
+        gx = ax;
+        gy = ay;
+      }
+    }
+    // The border's normal, from the filled map around p.
+    const f = (dx: number, dy: number) => {
+      const qx = x + dx;
+      const qy = y + dy;
+      return qx < 0 || qy < 0 || qx >= w || qy >= h ? 0 : (filled[qy * w + qx] as number);
+    };
+    const nx = f(1, -1) + 2 * f(1, 0) + f(1, 1) - f(-1, -1) - 2 * f(-1, 0) - f(-1, 1);
+    const ny = f(-1, 1) + 2 * f(0, 1) + f(1, 1) - f(-1, -1) - 2 * f(0, -1) - f(1, -1);
+    const nl = Math.hypot(nx, ny) || 1;
+    const data = Math.abs(-gy * nx + gx * ny) / nl / 255;
+    return (c / offs.length) * (data + DATA_FLOOR);
+  };
+  // Priorities are kept and, after each patch, recomputed only near it: a pixel's patch (centred up to r away
+  // where clamped at the image's edge) must overlap the new patch, or its 3x3 normal touch it.
+  const prio = new Float32Array(n).fill(-1);
+  for (const p of remaining) prio[p] = priority(p);
+  const reach = 3 * r + 2;
+
   while (remaining.length > 0) {
-    // The front: hole pixels with a filled 4-neighbour. Pick the one of highest priority.
     let bestP = -1;
     let bestT = -1;
     for (const p of remaining) {
-      const x = p % w;
-      const y = (p - x) / w;
-      const onFront =
-        (x > 0 && filled[p - 1]) ||
-        (x < w - 1 && filled[p + 1]) ||
-        (y > 0 && filled[p - w]) ||
-        (y < h - 1 && filled[p + w]);
-      if (!onFront) continue;
-      const t = clampY(y) * w + clampX(x);
-      let c = 0;
-      let gBest = 0;
-      let gx = 0;
-      let gy = 0;
-      for (let j = 0; j < offs.length; j++) {
-        const q = t + (offs[j] as number);
-        c += conf[q] as number;
-        if (!filled[q]) continue;
-        const qx = q % w;
-        if (qx === 0 || qx === w - 1 || q < w || q >= n - w) continue;
-        if (!filled[q - 1] || !filled[q + 1] || !filled[q - w] || !filled[q + w]) continue;
-        const ax = ((gray[q + 1] as number) - (gray[q - 1] as number)) / 2;
-        const ay = ((gray[q + w] as number) - (gray[q - w] as number)) / 2;
-        const m = ax * ax + ay * ay;
-        if (m > gBest) {
-          gBest = m;
-          gx = ax;
-          gy = ay;
-        }
-      }
-      // The border's normal, from the filled map around p.
-      const f = (dx: number, dy: number) => {
-        const qx = x + dx;
-        const qy = y + dy;
-        return qx < 0 || qy < 0 || qx >= w || qy >= h ? 0 : (filled[qy * w + qx] as number);
-      };
-      const nx = f(1, -1) + 2 * f(1, 0) + f(1, 1) - f(-1, -1) - 2 * f(-1, 0) - f(-1, 1);
-      const ny = f(-1, 1) + 2 * f(0, 1) + f(1, 1) - f(-1, -1) - 2 * f(0, -1) - f(1, -1);
-      const nl = Math.hypot(nx, ny) || 1;
-      const data = Math.abs(-gy * nx + gx * ny) / nl / 255;
-      const pr = (c / offs.length) * (data + DATA_FLOOR);
+      const pr = prio[p] as number;
       if (pr > bestP) {
         bestP = pr;
-        bestT = t;
+        bestT = centre[p] as number;
       }
     }
     if (bestT < 0) break;
@@ -223,6 +237,12 @@ export function exemplarFill(
       src[q] = s;
     }
     remaining = remaining.filter((p) => !filled[p]);
+    for (let y = Math.max(0, ty - reach); y <= Math.min(h - 1, ty + reach); y++) {
+      for (let x = Math.max(0, tx - reach); x <= Math.min(w - 1, tx + reach); x++) {
+        const p = y * w + x;
+        if (!filled[p]) prio[p] = priority(p);
+      }
+    }
   }
   return src;
 }

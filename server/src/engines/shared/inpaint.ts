@@ -202,53 +202,98 @@ class Matcher {
   /**
    * Re-estimates the hole: every pixel becomes the weighted mean of the pixels that the matches of the patches
    * covering it put there, weighted by exp(-d / 2s^2) with s^2 the 75th percentile of the distances (Newson et al.).
-   * The final vote instead takes each pixel from the best-matching patch that covers it, which keeps texture sharp.
    */
-  vote(final: boolean): void {
+  vote(): void {
     const { w, hole, img } = this.l;
     const { targets, nnf, nnd, r } = this;
     const sorted = Float32Array.from(targets, (t) => nnd[t] as number).sort();
     const s2 = Math.max(sorted[Math.floor(sorted.length * 0.75)] ?? 0, 1e-3);
     const acc = new Float32Array(img.length);
     const wsum = new Float32Array(hole.length);
-    const bestD = final ? new Float32Array(hole.length).fill(Number.POSITIVE_INFINITY) : null;
-    if (final) this.source = new Int32Array(hole.length).fill(-1);
-    for (const t of targets) {
+    for (let k = 0; k < targets.length; k++) {
+      const t = targets[k] as number;
       const s = nnf[t] as number;
-      const d = nnd[t] as number;
-      const wt = Math.exp(-d / (2 * s2)) + 1e-6;
+      const wt = Math.exp(-(nnd[t] as number) / (2 * s2)) + 1e-6;
       for (let dy = -r; dy <= r; dy++) {
         for (let dx = -r; dx <= r; dx++) {
           const q = t + dy * w + dx;
           if (!hole[q]) continue;
-          const p = s + dy * w + dx;
           const a = q * NC;
-          const b = p * NC;
-          if (bestD) {
-            if (d >= (bestD[q] as number)) continue;
-            bestD[q] = d;
-            this.source[q] = p;
-            wsum[q] = 1;
-            acc[a] = img[b] as number;
-            acc[a + 1] = img[b + 1] as number;
-            acc[a + 2] = img[b + 2] as number;
-          } else {
-            wsum[q] = (wsum[q] as number) + wt;
-            acc[a] = (acc[a] as number) + wt * (img[b] as number);
-            acc[a + 1] = (acc[a + 1] as number) + wt * (img[b + 1] as number);
-            acc[a + 2] = (acc[a + 2] as number) + wt * (img[b + 2] as number);
-            acc[a + 3] = (acc[a + 3] as number) + wt * (img[b + 3] as number);
-            acc[a + 4] = (acc[a + 4] as number) + wt * (img[b + 4] as number);
-          }
+          const b = (s + dy * w + dx) * NC;
+          wsum[q] = (wsum[q] as number) + wt;
+          for (let c = 0; c < NC; c++) acc[a + c] = (acc[a + c] as number) + wt * (img[b + c] as number);
         }
       }
     }
-    // The final vote copies colour only; the texture features are no longer needed.
-    const channels = bestD ? 3 : NC;
     for (let q = 0; q < hole.length; q++) {
       const ws = wsum[q] as number;
       if (!hole[q] || ws === 0) continue;
-      for (let c = 0; c < channels; c++) img[q * NC + c] = (acc[q * NC + c] as number) / ws;
+      for (let c = 0; c < NC; c++) img[q * NC + c] = (acc[q * NC + c] as number) / ws;
+    }
+  }
+
+  /**
+   * The final vote takes each hole pixel's colour from the best-matching patch that covers it, which keeps texture
+   * sharp (ties go to the first patch in scan order), and records in `source` where each came from. The best patch
+   * over a (2r+1)^2 window is a windowed minimum of the match distances, found row-wise then column-wise.
+   */
+  voteBest(): void {
+    const { w, h, hole, img } = this.l;
+    const { targets, nnf, nnd, r } = this;
+    const d = new Float32Array(w * h).fill(Number.POSITIVE_INFINITY);
+    for (let k = 0; k < targets.length; k++) {
+      const t = targets[k] as number;
+      d[t] = nnd[t] as number;
+    }
+    // Rows: the best patch centre within r to either side; only rows and columns near the hole are needed.
+    let x0 = w;
+    let x1 = -1;
+    let y0 = h;
+    let y1 = -1;
+    for (let q = 0; q < hole.length; q++) {
+      if (!hole[q]) continue;
+      const x = q % w;
+      const y = (q - x) / w;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+    const rowBest = new Int32Array(w * h).fill(-1);
+    for (let y = Math.max(0, y0 - r); y <= Math.min(h - 1, y1 + r); y++) {
+      for (let x = x0; x <= x1; x++) {
+        let best = -1;
+        let bestD = Number.POSITIVE_INFINITY;
+        for (let xx = Math.max(0, x - r); xx <= Math.min(w - 1, x + r); xx++) {
+          const v = d[y * w + xx] as number;
+          if (v < bestD) {
+            bestD = v;
+            best = y * w + xx;
+          }
+        }
+        rowBest[y * w + x] = best;
+      }
+    }
+    this.source = new Int32Array(hole.length).fill(-1);
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const q = y * w + x;
+        if (!hole[q]) continue;
+        let best = -1;
+        let bestD = Number.POSITIVE_INFINITY;
+        for (let yy = Math.max(0, y - r); yy <= Math.min(h - 1, y + r); yy++) {
+          const t = rowBest[yy * w + x] as number;
+          if (t >= 0 && (d[t] as number) < bestD) {
+            bestD = d[t] as number;
+            best = t;
+          }
+        }
+        if (best < 0) continue;
+        const p = (nnf[best] as number) + q - best;
+        this.source[q] = p;
+        // Colour only: the texture features are no longer needed.
+        for (let c = 0; c < 3; c++) img[q * NC + c] = img[p * NC + c] as number;
+      }
     }
   }
 }
@@ -459,7 +504,8 @@ export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = 
       for (let em = 0; em < emIters; em++) {
         m.refreshDistances();
         for (let sIt = 0; sIt < sweeps; sIt++) m.sweep(sIt % 2 === 1, LOCAL_SEARCH);
-        m.vote(li === 0 && em === emIters - 1);
+        if (li === 0 && em === emIters - 1) m.voteBest();
+        else m.vote();
       }
       if (li === 0) source = m.source;
     }

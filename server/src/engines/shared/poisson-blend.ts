@@ -6,15 +6,25 @@
  * smoothly over the fill, and seams between neighbouring copies from different places fade the same way.
  */
 
-/** Over-relaxation factor of the Gauss-Seidel sweeps. */
+/** Over-relaxation factor of the Gauss-Seidel sweeps that solve the smallest level outright. */
 const OMEGA = 1.9;
-/** Sweeps stop when no pixel moves more than this (8-bit levels). */
+/** Solving stops when a sweep no longer moves any pixel by more than this (8-bit levels). */
 const TOLERANCE = 0.05;
-/** Holes up to this many pixels are solved directly; larger ones start from a half-size solution. */
-const DIRECT_PIXELS = 4000;
-/** Sweeps on a level that starts from the half-size solution. */
-const REFINE_SWEEPS = 16;
+/** Sets up to this many pixels are solved by Gauss-Seidel alone; larger ones by multigrid down to that size. */
+const DIRECT_PIXELS = 1000;
 const DIRECT_SWEEPS = 400;
+/** Gauss-Seidel sweeps before and after each coarse correction. */
+const SMOOTH_SWEEPS = 2;
+/**
+ * Factor on the coarse correction. Piecewise-constant transfer makes the coarse level correct smooth errors by
+ * about half; 1.5 (under 2, where it would stop converging) gave the fastest convergence on a 20 % hole.
+ */
+const OVER_CORRECTION = 1.5;
+/**
+ * V-cycles on the full-size level after the start from the half-size solution. Two bring a 20 % hole at 1024x1024
+ * within 37 dB of the converged correction; the earlier cascade of 16 sweeps stopped 18 dB away.
+ */
+const MAX_CYCLES = 2;
 
 /**
  * Blends the filled pixels of `img` (w x h, `nc` floats per pixel; the first three, colour, are blended) in place.
@@ -28,126 +38,259 @@ export function blendFill(
   hole: Uint8Array,
   src: Int32Array,
 ): void {
-  const at = (i: number, c: number) => img[i * nc + c] as number;
-  /**
-   * What p's source says the step from p to its neighbour p + (dx, dy) is, or NaN when p was not copied or that
-   * neighbour of its source is unknown.
-   */
-  const sourceStep = (p: number, dx: number, dy: number, c: number): number => {
-    const s = src[p] ?? -1;
-    if (s < 0) return Number.NaN;
+  const pixels: number[] = [];
+  for (let p = 0; p < hole.length; p++) if (hole[p]) pixels.push(p);
+  const idx = Int32Array.from(pixels);
+  const m = idx.length;
+  /** Whether the neighbour at `off` (dx across) of source s is known, so the source's step there can be used. */
+  const known = (s: number, dx: number, off: number): boolean => {
     const sx = (s % w) + dx;
-    const sq = s + dy * w + dx;
-    if (sx < 0 || sx >= w || sq < 0 || sq >= hole.length || hole[sq]) return Number.NaN;
-    return at(s, c) - at(sq, c);
+    const sq = s + off;
+    return sx >= 0 && sx < w && sq >= 0 && sq < hole.length && !hole[sq];
   };
   // The correction c to add to the fill solves the Poisson equation whose right-hand side is how far the fill's
   // own steps are from the guide: zero inside a single copy, non-zero on seams and on the hole's border.
-  const rhs = new Float32Array(w * h * 3);
-  for (let p = 0; p < hole.length; p++) {
-    if (!hole[p]) continue;
-    const x = p % w;
-    const y = (p - x) / w;
-    for (const [dx, dy] of STEPS) {
-      if (x + dx < 0 || y + dy < 0 || x + dx >= w || y + dy >= h) continue;
-      const q = p + dy * w + dx;
-      // One guide per edge, the same seen from either end (so the guide field has no sources or sinks): the mean
-      // of what the two ends' sources say, or the one that is known, or the fill's own step.
-      for (let c = 0; c < 3; c++) {
-        const fromP = sourceStep(p, dx, dy, c);
-        const fromQ = hole[q] ? -sourceStep(q, -dx, -dy, c) : Number.NaN;
-        const own = at(p, c) - at(q, c);
-        const g = Number.isNaN(fromP)
-          ? Number.isNaN(fromQ)
-            ? own
-            : fromQ
-          : Number.isNaN(fromQ)
-            ? fromP
-            : (fromP + fromQ) / 2;
-        rhs[p * 3 + c] = (rhs[p * 3 + c] as number) + g - own;
-      }
-    }
-  }
-  const corr = solve(hole, w, h, rhs);
-  for (let p = 0; p < hole.length; p++) {
-    if (!hole[p]) continue;
-    for (let c = 0; c < 3; c++) img[p * nc + c] = (img[p * nc + c] as number) + (corr[p * 3 + c] as number);
-  }
-}
-
-const STEPS = [
-  [1, 0],
-  [-1, 0],
-  [0, 1],
-  [0, -1],
-] as const;
-
-/**
- * Solves 4c_p - sum of c over p's neighbours = rhs_p on the set pixels of `mask` (c = 0 elsewhere; neighbours
- * outside the image are left out) by over-relaxed Gauss-Seidel, starting large holes from the solution at half
- * size (a cascade: the smooth part of c converges there in a fraction of the sweeps).
- */
-function solve(mask: Uint8Array, w: number, h: number, rhs: Float32Array): Float32Array {
-  const pixels: number[] = [];
-  for (let p = 0; p < mask.length; p++) if (mask[p]) pixels.push(p);
-  const c = new Float32Array(w * h * 3);
-  let sweeps = DIRECT_SWEEPS;
-  if (pixels.length > DIRECT_PIXELS && w >= 16 && h >= 16) {
-    const cw = (w + 1) >> 1;
-    const ch = (h + 1) >> 1;
-    const cmask = new Uint8Array(cw * ch);
-    const crhs = new Float32Array(cw * ch * 3);
-    for (const p of pixels) {
-      const x = p % w;
-      const o = (((p - x) / w) >> 1) * cw + (x >> 1);
-      cmask[o] = 1;
-      // At twice the spacing the same equation's right-hand side is four times the mean: the sum.
-      for (let k = 0; k < 3; k++) crhs[o * 3 + k] = (crhs[o * 3 + k] as number) + (rhs[p * 3 + k] as number);
-    }
-    const coarse = solve(cmask, cw, ch, crhs);
-    for (const p of pixels) {
-      const x = p % w;
-      const o = (((p - x) / w) >> 1) * cw + (x >> 1);
-      for (let k = 0; k < 3; k++) c[p * 3 + k] = coarse[o * 3 + k] as number;
-    }
-    sweeps = REFINE_SWEEPS;
-  }
-  const m = pixels.length;
-  const idx = Int32Array.from(pixels);
-  const count = new Uint8Array(m);
-  const xs = new Int32Array(m);
+  // Three channels per pixel, plus a zero slot at the end (see `vec`).
+  const rhs = new Float32Array(3 * (m + 1));
   for (let k = 0; k < m; k++) {
     const p = idx[k] as number;
     const x = p % w;
     const y = (p - x) / w;
-    xs[k] = x;
-    count[k] = (x > 0 ? 1 : 0) + (x < w - 1 ? 1 : 0) + (y > 0 ? 1 : 0) + (y < h - 1 ? 1 : 0);
+    const sp = src[p] ?? -1;
+    for (let d = 0; d < 4; d++) {
+      const dx = d === 0 ? 1 : d === 1 ? -1 : 0;
+      const dy = d === 2 ? 1 : d === 3 ? -1 : 0;
+      if (x + dx < 0 || y + dy < 0 || x + dx >= w || y + dy >= h) continue;
+      const off = dy * w + dx;
+      const q = p + off;
+      const sq = hole[q] ? (src[q] ?? -1) : -1;
+      // One guide per edge, the same seen from either end (so the guide field has no sources or sinks): the mean
+      // of what the two ends' sources say, or the one that is known, or the fill's own step.
+      const fromP = sp >= 0 && known(sp, dx, off);
+      const fromQ = sq >= 0 && known(sq, -dx, -off);
+      for (let c = 0; c < 3; c++) {
+        const own = (img[p * nc + c] as number) - (img[q * nc + c] as number);
+        const gp = fromP ? (img[sp * nc + c] as number) - (img[(sp + off) * nc + c] as number) : 0;
+        const gq = fromQ ? (img[(sq - off) * nc + c] as number) - (img[sq * nc + c] as number) : 0;
+        const g = fromP ? (fromQ ? (gp + gq) / 2 : gp) : fromQ ? gq : own;
+        rhs[3 * k + c] = (rhs[3 * k + c] as number) + g - own;
+      }
+    }
   }
+  const corr = solve(idx, w, h, rhs);
+  for (let k = 0; k < m; k++) {
+    const p = idx[k] as number;
+    for (let c = 0; c < 3; c++) img[p * nc + c] = (img[p * nc + c] as number) + (corr[3 * k + c] as number);
+  }
+}
+
+/**
+ * The equation on one level: diag_k c_k - sum over k's four neighbours j of weight_kj c_j = rhs_k. On the pixels
+ * themselves every weight is 1 and diag is the number of neighbours inside the image.
+ */
+interface Grid {
+  m: number;
+  /** Each pixel's four neighbours as slots, m (a zero kept at the end of every vector) when not solved for. */
+  nb: Int32Array;
+  weight: Float32Array;
+  diag: Float32Array;
+  coarse: Grid | null;
+  /** The coarse slot of each pixel's 2x2 block. */
+  parent: Int32Array;
+}
+
+/** Vectors hold three channels for each of m + 1 slots; the last slot stays 0. */
+const vec = (g: Grid) => new Float32Array(3 * (g.m + 1));
+
+/** The grid of `pixels` (ascending indices into w x h), with unit weights, and the levels below it. */
+function pixelGrid(pixels: Int32Array, w: number, h: number): Grid {
+  const m = pixels.length;
+  const at = new Int32Array(w * h).fill(m);
+  for (let k = 0; k < m; k++) at[pixels[k] as number] = k;
+  const nb = new Int32Array(4 * m);
+  const diag = new Float32Array(m);
+  for (let k = 0; k < m; k++) {
+    const p = pixels[k] as number;
+    const x = p % w;
+    const y = (p - x) / w;
+    nb[4 * k] = x > 0 ? (at[p - 1] as number) : m;
+    nb[4 * k + 1] = x < w - 1 ? (at[p + 1] as number) : m;
+    nb[4 * k + 2] = y > 0 ? (at[p - w] as number) : m;
+    nb[4 * k + 3] = y < h - 1 ? (at[p + w] as number) : m;
+    diag[k] = (x > 0 ? 1 : 0) + (x < w - 1 ? 1 : 0) + (y > 0 ? 1 : 0) + (y < h - 1 ? 1 : 0);
+  }
+  const grid: Grid = { m, nb, weight: new Float32Array(4 * m).fill(1), diag, coarse: null, parent: new Int32Array(0) };
+  addCoarse(grid, pixels, w, h);
+  return grid;
+}
+
+/**
+ * Adds the half-size level below g (whose pixels sit at `pixels` in a w x h grid): one cell per 2x2 block holding
+ * any of them, whose equation is the sum of the block's equations with c constant over the block (the Galerkin
+ * product of piecewise-constant transfer). That keeps the hole's border where it is on blocks it cuts: re-using
+ * the 5-point equation at twice the spacing moves it outwards, and multigrid then diverged on large holes.
+ */
+function addCoarse(g: Grid, pixels: Int32Array, w: number, h: number): void {
+  const { m, nb, weight, diag } = g;
+  if (m <= DIRECT_PIXELS || w < 4 || h < 4) return;
+  const cw = (w + 1) >> 1;
+  const ch = (h + 1) >> 1;
+  const cat = new Int32Array(cw * ch).fill(-1);
+  for (let k = 0; k < m; k++) {
+    const p = pixels[k] as number;
+    const x = p % w;
+    cat[(((p - x) / w) >> 1) * cw + (x >> 1)] = 0;
+  }
+  const coarsePixels: number[] = [];
+  for (let o = 0; o < cat.length; o++) if (cat[o] === 0) cat[o] = coarsePixels.push(o) - 1;
+  const cm = coarsePixels.length;
+  const slotAt = (cx: number, cy: number) =>
+    cx < 0 || cy < 0 || cx >= cw || cy >= ch || (cat[cy * cw + cx] as number) < 0 ? cm : (cat[cy * cw + cx] as number);
+  const parent = new Int32Array(m);
+  for (let k = 0; k < m; k++) {
+    const p = pixels[k] as number;
+    const x = p % w;
+    parent[k] = slotAt(x >> 1, ((p - x) / w) >> 1);
+  }
+  const cnb = new Int32Array(4 * cm);
+  const cweight = new Float32Array(4 * cm);
+  const cdiag = new Float32Array(cm);
+  for (let j = 0; j < cm; j++) {
+    const o = coarsePixels[j] as number;
+    const x = o % cw;
+    const y = (o - x) / cw;
+    cnb[4 * j] = slotAt(x - 1, y);
+    cnb[4 * j + 1] = slotAt(x + 1, y);
+    cnb[4 * j + 2] = slotAt(x, y - 1);
+    cnb[4 * j + 3] = slotAt(x, y + 1);
+  }
+  for (let k = 0; k < m; k++) {
+    const I = parent[k] as number;
+    cdiag[I] = (cdiag[I] as number) + (diag[k] as number);
+    for (let d = 0; d < 4; d++) {
+      const j = nb[4 * k + d] as number;
+      if (j === m) continue;
+      // A link inside the block is met from both ends and cancels out; one to the next block joins the two.
+      if (parent[j] === I) cdiag[I] = (cdiag[I] as number) - (weight[4 * k + d] as number);
+      else cweight[4 * I + d] = (cweight[4 * I + d] as number) + (weight[4 * k + d] as number);
+    }
+  }
+  g.parent = parent;
+  g.coarse = { m: cm, nb: cnb, weight: cweight, diag: cdiag, coarse: null, parent: new Int32Array(0) };
+  addCoarse(g.coarse, Int32Array.from(coarsePixels), cw, ch);
+}
+
+/** Gauss-Seidel sweeps over-relaxed by `omega`, in scan order; returns the largest change of the last sweep. */
+function smooth(g: Grid, c: Float32Array, rhs: Float32Array, sweeps: number, omega: number, tolerance = 0): number {
+  const { m, nb, weight, diag } = g;
+  let moved = 0;
   for (let sweep = 0; sweep < sweeps; sweep++) {
-    let moved = 0;
+    moved = 0;
     for (let k = 0; k < m; k++) {
-      const p = idx[k] as number;
-      const x = xs[k] as number;
-      const n = count[k] as number;
-      const l = x > 0 ? (p - 1) * 3 : -1;
-      const r = x < w - 1 ? (p + 1) * 3 : -1;
-      const u = p >= w ? (p - w) * 3 : -1;
-      const d = p < mask.length - w ? (p + w) * 3 : -1;
-      for (let k3 = 0; k3 < 3; k3++) {
-        let s = rhs[p * 3 + k3] as number;
-        if (l >= 0) s += c[l + k3] as number;
-        if (r >= 0) s += c[r + k3] as number;
-        if (u >= 0) s += c[u + k3] as number;
-        if (d >= 0) s += c[d + k3] as number;
-        const o = p * 3 + k3;
+      let a = 3 * (nb[4 * k] as number);
+      let b = 3 * (nb[4 * k + 1] as number);
+      let u = 3 * (nb[4 * k + 2] as number);
+      let d = 3 * (nb[4 * k + 3] as number);
+      const wa = weight[4 * k] as number;
+      const wb = weight[4 * k + 1] as number;
+      const wu = weight[4 * k + 2] as number;
+      const wd = weight[4 * k + 3] as number;
+      const f = omega / (diag[k] as number);
+      for (let o = 3 * k, end = o + 3; o < end; o++) {
+        const s =
+          (rhs[o] as number) +
+          wa * (c[a++] as number) +
+          wb * (c[b++] as number) +
+          wu * (c[u++] as number) +
+          wd * (c[d++] as number);
         const cur = c[o] as number;
-        const next = cur + OMEGA * (s / n - cur);
+        const next = cur + f * s - omega * cur;
         c[o] = next;
         const diff = next > cur ? next - cur : cur - next;
         if (diff > moved) moved = diff;
       }
     }
-    if (moved < TOLERANCE) break;
+    if (moved < tolerance) break;
+  }
+  return moved;
+}
+
+/** The residual summed over each 2x2 parent: the right-hand side of the coarse equation at twice the spacing. */
+function restrictResidual(g: Grid, c: Float32Array, rhs: Float32Array): Float32Array {
+  const out = vec(g.coarse as Grid);
+  const { m, nb, weight, diag, parent } = g;
+  for (let k = 0; k < m; k++) {
+    let a = 3 * (nb[4 * k] as number);
+    let b = 3 * (nb[4 * k + 1] as number);
+    let u = 3 * (nb[4 * k + 2] as number);
+    let d = 3 * (nb[4 * k + 3] as number);
+    let p = 3 * (parent[k] as number);
+    for (let o = 3 * k, end = o + 3; o < end; o++) {
+      const r =
+        (rhs[o] as number) -
+        (diag[k] as number) * (c[o] as number) +
+        (weight[4 * k] as number) * (c[a++] as number) +
+        (weight[4 * k + 1] as number) * (c[b++] as number) +
+        (weight[4 * k + 2] as number) * (c[u++] as number) +
+        (weight[4 * k + 3] as number) * (c[d++] as number);
+      out[p] = (out[p] as number) + r;
+      p++;
+    }
+  }
+  return out;
+}
+
+/** Adds the coarse vector, times `factor`, to every pixel of its blocks. */
+function prolongAdd(g: Grid, coarseVec: Float32Array, c: Float32Array, factor = OVER_CORRECTION): void {
+  const { m, parent } = g;
+  for (let k = 0; k < m; k++) {
+    const p = 3 * (parent[k] as number);
+    for (let ch3 = 0; ch3 < 3; ch3++) {
+      c[3 * k + ch3] = (c[3 * k + ch3] as number) + factor * (coarseVec[p + ch3] as number);
+    }
+  }
+}
+
+/** One multigrid V-cycle on g's equation; the smallest set is solved outright. */
+function vcycle(g: Grid, c: Float32Array, rhs: Float32Array): void {
+  if (!g.coarse) {
+    smooth(g, c, rhs, DIRECT_SWEEPS, OMEGA, TOLERANCE / 10);
+    return;
+  }
+  smooth(g, c, rhs, SMOOTH_SWEEPS, 1);
+  const crhs = restrictResidual(g, c, rhs);
+  const e = vec(g.coarse);
+  vcycle(g.coarse, e, crhs);
+  prolongAdd(g, e, c);
+  smooth(g, c, rhs, SMOOTH_SWEEPS, 1);
+}
+
+/**
+ * Full multigrid: the equation is first solved on the half-size level (recursively, one V-cycle there), that
+ * solution carried up as the start, then V-cycles: one on the levels below, up to MAX_CYCLES on the top one, which
+ * stops early once a Gauss-Seidel sweep no longer moves any pixel by more than TOLERANCE.
+ */
+function fullMultigrid(g: Grid, rhs: Float32Array, top: boolean): Float32Array {
+  const c = vec(g);
+  if (!g.coarse) {
+    smooth(g, c, rhs, DIRECT_SWEEPS, OMEGA, TOLERANCE);
+    return c;
+  }
+  // The coarse right-hand side: the fine one summed over each block (the residual of c = 0). The coarse solution
+  // is carried up as it is: over-correcting it too left a 40-level error at 3 levels instead of 0.3.
+  prolongAdd(g, fullMultigrid(g.coarse, restrictResidual(g, c, rhs), false), c, 1);
+  for (let cycle = 0; cycle < (top ? MAX_CYCLES : 1); cycle++) {
+    vcycle(g, c, rhs);
+    if (top && smooth(g, c, rhs, 1, 1) < TOLERANCE) break;
   }
   return c;
+}
+
+/**
+ * Solves 4c_p - sum of c over p's neighbours = rhs_p on `pixels` (ascending indices into a w x h grid; c = 0
+ * elsewhere; neighbours outside the grid are left out) by multigrid. `rhs` and the result are vectors as `vec`
+ * makes them: three channels per pixel.
+ */
+function solve(pixels: Int32Array, w: number, h: number, rhs: Float32Array): Float32Array {
+  return fullMultigrid(pixelGrid(pixels, w, h), rhs, true);
 }

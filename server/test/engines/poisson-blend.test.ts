@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { blendFill } from '../../src/engines/shared/poisson-blend.js';
+
+const W = 640;
+const H = 600;
+/** A smooth ramp in three channels, as a sky or a lit wall: every step between neighbours the same. */
+const ramp = (x: number, y: number) => [30 + 0.15 * x + 0.1 * y, 20 + 0.12 * x + 0.08 * y, 200 - 0.1 * x];
+
+describe('seamless blending of a fill (shared/poisson-blend.ts)', () => {
+  it('blends a large fill copied from a much lighter place into a smooth ramp without a visible patch', () => {
+    // A 30 % hole in the middle, filled with tiles copied from the top-left corner and 40 levels lighter: the
+    // steps inside each copy are right, the level is not, and there are seams where the tiles meet.
+    const img = new Float32Array(W * H * 3);
+    const hole = new Uint8Array(W * H);
+    const src = new Int32Array(W * H).fill(-1);
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        const p = y * W + x;
+        const inside = (x - 320) ** 2 + (y - 300) ** 2 < 240 ** 2;
+        const s = inside ? ((y % 50) + 1) * W + (x % 50) + 1 : p;
+        const v = ramp(s % W, Math.floor(s / W));
+        for (let c = 0; c < 3; c++) img[p * 3 + c] = (v[c] as number) + (inside ? 40 : 0);
+        if (inside) {
+          hole[p] = 1;
+          src[p] = s;
+        }
+      }
+    }
+    blendFill(img, 3, W, H, hole, src);
+    // The guide is the ramp's own steps and the border is the ramp: the blended fill must be the ramp itself.
+    let worst = 0;
+    let sum = 0;
+    let n = 0;
+    for (let p = 0; p < W * H; p++) {
+      if (!hole[p]) continue;
+      const v = ramp(p % W, Math.floor(p / W));
+      for (let c = 0; c < 3; c++) {
+        const e = Math.abs((img[p * 3 + c] as number) - (v[c] as number));
+        worst = Math.max(worst, e);
+        sum += e;
+        n++;
+      }
+    }
+    console.log('blend error against the ramp: mean', sum / n, 'worst', worst);
+    expect(sum / n).toBeLessThan(0.5);
+    expect(worst).toBeLessThan(3);
+  });
+});
