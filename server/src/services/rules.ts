@@ -25,7 +25,7 @@ export interface RulesDeps {
   guestLimiter: RateLimiter;
 }
 
-/** The rules of SPEC §5/§6 as the server enforces them (DESIGN §4). The definitions live in core's rules. */
+/** The rules (docs/product.md#rules) as the server enforces them. The definitions live in core's rules. */
 export function createRules(deps: RulesDeps): Rules {
   return {
     async check(request, reply, operation) {

@@ -34,7 +34,7 @@ export function sessionSecret(configured: string | undefined, dataDir: string): 
   }
 }
 
-/** Gives every visitor a session in a signed, HTTP-only, SameSite=Lax cookie (DESIGN §4). */
+/** Gives every visitor a session in a signed, HTTP-only, SameSite=Lax cookie (docs/product.md#sessions). */
 export function registerSessions(app: FastifyInstance): void {
   app.decorateRequest('sessionId', '');
   app.addHook('onRequest', async (request, reply) => {
