@@ -1,3 +1,5 @@
+import type { ApiErrorBody } from './api/errors.js';
+
 /**
  * The error catalogue: every message the product shows, with its code, the toast title that belongs to it and
  * the HTTP status the API answers with. Texts are quoted from SPEC.md §5 and §8 where the spec gives them.
@@ -199,12 +201,6 @@ export const NOTICES = {
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;
-
-/** The body of every API error. */
-export interface ApiErrorBody {
-  code: ErrorCode;
-  message: string;
-}
 
 export function errorMessage(code: ErrorCode, vars: Record<string, string | number> = {}): string {
   return ERRORS[code].message.replace(/\{(\w+)\}/g, (whole, name: string) =>

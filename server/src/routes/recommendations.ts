@@ -1,28 +1,23 @@
-import { AppError, getOperation, type OperationId } from '@ai-editor/core';
+import {
+  AppError,
+  getOperation,
+  jobIdParams,
+  type OperationId,
+  recommendationSchema,
+  recommendationsQuery,
+} from '@ai-editor/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Storage } from '../adapters/storage.js';
 import type { JobService } from '../services/jobs.js';
 import { analysePhoto, type PhotoAnalysis, type Recommendation, recommend } from '../services/recommendations.js';
 import { ownerOf } from '../services/sessions.js';
-import { idParams } from './schemas.js';
 
 export interface RecommendationRouteDeps {
   jobs: JobService;
   storage: Storage;
 }
-
-const recommendationSchema = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: {
-      operationId: { type: 'string' },
-      reason: { type: 'string' },
-      confidence: { type: 'number', minimum: 0, maximum: 1 },
-    },
-    required: ['operationId', 'reason', 'confidence'],
-  },
-} as const;
 
 const ANALYSIS_MODULE = new URL('../services/photo-analysis.engine.ts', import.meta.url).href;
 /** How long the analysis may wait for a worker thread (behind a running job) before we answer without faces. */
@@ -66,18 +61,16 @@ function offered(operationId: OperationId, current: string, jobs: JobService): b
 
 /** `GET /api/images/:id/recommendations`: other tools that suit the job's uploaded photo, best first. */
 export function recommendationRoutes(app: FastifyInstance, deps: RecommendationRouteDeps) {
-  app.get<{ Params: { id: string }; Querystring: { of: 'photo' | 'result' } }>(
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/images/:id/recommendations',
     {
       schema: {
+        operationId: 'getRecommendations',
         summary: 'Tools suggested by analysing the uploaded photo (or, with of=result, the first result)',
         tags: ['images'],
-        params: idParams,
-        querystring: {
-          type: 'object',
-          properties: { of: { type: 'string', enum: ['photo', 'result'], default: 'photo' } },
-        },
-        response: { 200: recommendationSchema },
+        params: jobIdParams,
+        querystring: recommendationsQuery,
+        response: { 200: z.array(recommendationSchema) },
       },
     },
     async (request): Promise<Recommendation[]> => {
