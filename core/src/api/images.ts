@@ -130,7 +130,9 @@ export const libraryPageSchema = z.object({
 });
 export type LibraryPage = z.infer<typeof libraryPageSchema>;
 
+/** `DELETE /api/images`: how many jobs went. */
 export const deletedSchema = z.object({ deleted: z.number().int() });
+export type Deleted = z.infer<typeof deletedSchema>;
 
 export const recommendationsQuery = z.object({ of: z.enum(['photo', 'result']).default('photo') });
 

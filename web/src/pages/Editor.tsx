@@ -1,4 +1,11 @@
-import { ACCEPTED_MIME_TYPES, errorMessage, getOperation, type Operation, type OperationId } from '@ai-editor/core';
+import {
+  ACCEPTED_MIME_TYPES,
+  errorMessage,
+  getOperation,
+  type ImageJob,
+  type Operation,
+  type OperationId,
+} from '@ai-editor/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Download, ImagePlus, Loader2, RotateCcw, Sparkles, X } from 'lucide-react';
 import { type DragEvent, useRef, useState } from 'react';
@@ -8,9 +15,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { usePhotoTools } from '@/features/library/usePhotoTools';
-import { fetchBlob, fetchJob, type ImageJob, type JobSource, jobKey } from '@/features/tool/jobs';
+import { fetchBlob, type JobSource } from '@/features/tool/jobs';
 import { PageFileTarget } from '@/features/tool/PageFileTarget';
-import type { Recommendation } from '@/features/tool/RecommendationCard';
 import { CHECKERBOARD, resultFileName } from '@/features/tool/ResultCard';
 import { ToolWorkspace } from '@/features/tool/ToolWorkspace';
 import { useObjectUrl } from '@/features/tool/UploadArea';
@@ -19,6 +25,7 @@ import { useDownload } from '@/features/tool/useDownload';
 import { OWN_DROP } from '@/features/tool/usePageDrop';
 import { checkImageFile } from '@/features/tool/validate';
 import { MAX_UPLOAD_TEXT } from '@/lib/limits';
+import { queries } from '@/lib/queries';
 import { cn } from '@/lib/utils';
 
 /** `?steps=12,15.1`: the jobs of the chain, each `id` or `id.index` (which of its results the next step took). */
@@ -55,8 +62,7 @@ export default function Editor() {
 
   const jobs = useQueries({
     queries: steps.map((s) => ({
-      queryKey: jobKey(s.id),
-      queryFn: ({ signal }: { signal: AbortSignal }) => fetchJob(s.id, signal),
+      ...queries.job(s.id),
     })),
   });
   const first = jobs[0]?.data;
@@ -316,8 +322,8 @@ function NextStep({
 }) {
   const tools = usePhotoTools();
   const id = recommendationsOf?.id;
-  const { data: recs, isFetching } = useQuery<Recommendation[]>({
-    queryKey: ['/api/images', String(id), `recommendations${ofResult ? '?of=result' : ''}`],
+  const { data: recs, isFetching } = useQuery({
+    ...queries.recommendations(id ?? 0, ofResult ? 'result' : 'photo'),
     enabled: id !== undefined,
   });
   const suggested = (recs ?? []).filter((r) => tools.some((t) => t.id === r.operationId));
