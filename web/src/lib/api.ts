@@ -1,4 +1,4 @@
-import { type ApiErrorBody, apiErrorSchema } from '@ai-editor/core';
+import { type ApiErrorBody, isErrorCode } from '@ai-editor/core';
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
 
 /**
@@ -16,10 +16,13 @@ export class ApiError extends Error {
   }
 }
 
+/** The `{ code, message }` of an error answer (checked by hand: zod stays out of the landing page's JavaScript). */
 function errorBody(text: string): ApiErrorBody | undefined {
   try {
-    const parsed = apiErrorSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
+    const body = JSON.parse(text) as Partial<ApiErrorBody> | null;
+    return isErrorCode(body?.code) && typeof body.message === 'string'
+      ? { code: body.code, message: body.message }
+      : undefined;
   } catch {
     return undefined;
   }
