@@ -1,4 +1,4 @@
-import { type ApiErrorBody, isErrorCode } from '@ai-editor/core';
+import type { ApiErrorBody } from '@ai-editor/core';
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
 
 /**
@@ -16,13 +16,14 @@ export class ApiError extends Error {
   }
 }
 
-/** The `{ code, message }` of an error answer (checked by hand: zod stays out of the landing page's JavaScript). */
+/**
+ * The `{ code, message }` of an error answer. Checked by shape only: the catalogue and zod stay out of the landing
+ * page's JavaScript, and the server sends no other codes.
+ */
 function errorBody(text: string): ApiErrorBody | undefined {
   try {
-    const body = JSON.parse(text) as Partial<ApiErrorBody> | null;
-    return isErrorCode(body?.code) && typeof body.message === 'string'
-      ? { code: body.code, message: body.message }
-      : undefined;
+    const body = JSON.parse(text) as Partial<Record<keyof ApiErrorBody, unknown>> | null;
+    return typeof body?.code === 'string' && typeof body.message === 'string' ? (body as ApiErrorBody) : undefined;
   } catch {
     return undefined;
   }
