@@ -26,7 +26,13 @@ const fixtures = path.resolve(import.meta.dirname, '../fixtures');
 const astronaut = fs.readFileSync(path.join(fixtures, 'astronaut.png'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-type View = { id: number; status: string; metadata: Record<string, any> };
+type View = {
+  id: number;
+  status: string;
+  metadata: Record<string, any>;
+  createdAt: string;
+  completedAt: string | null;
+};
 
 /** A server process with its own data and its own Auth emulator, and a client signed in on it. */
 async function serve(env: Record<string, string>) {
@@ -197,14 +203,15 @@ const localOps = ((await s.health()).engines as { operation: string; engine: str
     ])
     .png()
     .toBuffer();
+  // Timed by the server's own clock (the job row's created and completed times), not by the 50 ms status polls,
+  // which would swamp the engines that take 100 ms.
   const timed = async (operation: string) => {
-    const t = performance.now();
     const withMask = getOperation(operation as OperationId).input === 'photo+mask';
     const v = await s.user.end(await s.submit({ operation, file: astronaut, ...(withMask && { mask }) }));
-    if (v.status !== 'completed') throw new Error(`${operation} ${v.status}: ${v.metadata.error}`);
-    return performance.now() - t;
+    if (v.status !== 'completed' || !v.completedAt) throw new Error(`${operation} ${v.status}: ${v.metadata.error}`);
+    return Date.parse(v.completedAt) - Date.parse(v.createdAt);
   };
-  report('first vs warm job (512x512 photo, submit to completed through HTTP; target <= 1.5x)');
+  report('first vs warm job (512x512 photo, created to completed by the server clock; target <= 1.5x)');
   for (const op of localOps) {
     const first = await timed(op);
     const warm = await timed(op);

@@ -59,7 +59,7 @@ test('background removal end to end: progress, result, compare slider, transpare
   for (let i = 3; i < data.length; i += 4) if ((data[i] as number) < 20) transparent++;
   expect(transparent / (512 * 512)).toBeGreaterThan(0.2);
 
-  // A download that fails on the way: SPEC §8's toast.
+  // A download that fails on the way: the catalogue's toast.
   await page.route('**/api/images/*/download/*', (route) => route.abort());
   await card.getByRole('button', { name: 'Download' }).click();
   await expect(toast(page, 'Download failed', 'Failed to download the image. Please try again.')).toBeVisible();
@@ -76,7 +76,7 @@ test('background removal end to end: progress, result, compare slider, transpare
     page.waitForEvent('download'),
     result.getByRole('button', { name: 'Download' }).click(),
   ]);
-  // Result page naming (SPEC §7): enhanced-image with the extension of the returned content type.
+  // Result page naming (docs/product.md#api-conventions): enhanced-image with the extension of the returned content type.
   expect(again.suggestedFilename()).toBe('enhanced-image.png');
   await expect(toast(page, 'Success', 'Image downloaded successfully')).toBeVisible();
   await page.route('**/api/images/*/download/*', (route) => route.abort());
@@ -112,7 +112,7 @@ test('several outputs show as a gallery; the analysis of the result suggests den
   // The second output is the greyscale mask.
   expect((await sharp(await download.path()).metadata()).format).toBe('png');
 
-  // The result page shows every output too, and names its downloads as SPEC §7 does.
+  // The result page shows every output too, and names its downloads (docs/product.md#api-conventions).
   const href = (await card.getByRole('link', { name: 'Open result page' }).getAttribute('href')) as string;
   const resultPage = await page.context().newPage();
   await resultPage.goto(href);

@@ -29,7 +29,7 @@ export async function allowUse(page: Page, operation: OperationId): Promise<void
   if (operation !== LIMITS.guestOperation) await signIn(page);
 }
 
-/** The catalogue messages the tests expect, word for word (SPEC §5, §8). */
+/** The catalogue messages the tests expect, word for word (docs/product.md#upload-rules, #messages). */
 export const TEXT = {
   fileRequired: 'Please select an image to upload',
   tooLarge: 'File size too large. Maximum size is 10MB',
@@ -38,7 +38,7 @@ export const TEXT = {
   processing: 'Processing your request...',
 } as const;
 
-/** The destructive toast with this title and text (one toast is visible at a time, SPEC §9). */
+/** The destructive toast with this title and text (one toast is visible at a time, docs/product.md#constants). */
 export function toast(page: Page, title: string, text: string | RegExp): Locator {
   return page
     .getByRole('region', { name: /Notifications/ })

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-/** SPEC §2/§4 tutorial card: steps from the catalogue, remembered per feature in browser storage. */
+/** The tutorial card (docs/product.md#pages, #flows): steps from the catalogue, remembered per feature in browser storage. */
 test('finishing the tutorial hides it for that feature after a reload, not for another', async ({ page }) => {
   await page.goto('/features/background-removal');
   const card = page.getByTestId('tutorial-card');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { allowUse, choosePhoto, dropFiles, fixture, skipTutorials, TEXT, toast } from './tool-support';
 
-/** SPEC §5 upload rules, checked in the browser with the server's messages before anything is sent. */
+/** The upload rules (docs/product.md#upload-rules), checked in the browser with the server's messages before anything is sent. */
 test.describe('upload checks on a tool page', () => {
   // The first sign-in of a run may wait for the Auth emulator to finish starting.
   test.describe.configure({ timeout: 240_000 });

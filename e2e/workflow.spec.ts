@@ -179,3 +179,28 @@ test('Cancel on the tool page stops a running job: it shows as cancelled', async
   const job = (await (await page.request.get(`/api/images/${id}`)).json()) as ImageJob;
   expect([job.status, job.metadata.errorCode]).toEqual(['failed', 'CANCELLED']);
 });
+
+test('Cancel on the result page stops a running job: the page shows it failed with Cancelled', async ({
+  page,
+}, info) => {
+  const photo = await resizedPhoto('chelsea.png', 3000, 2000, info.outputDir, 'jpeg');
+  await page.goto('/features/denoising');
+  await choosePhoto(page, photo);
+  await page.getByRole('button', { name: 'Process Image' }).click();
+  const id = await jobInUrl(page);
+  await page.goto(`/result?id=${id}`);
+  await expect(page.getByTestId('result-pending')).toBeVisible();
+  await page.getByTestId('cancel-job').click();
+  await expect(page.getByTestId('result-failed')).toBeVisible();
+  await expect(page.getByTestId('result-error')).toHaveText('Cancelled');
+  await expect(page.getByTestId('result-pending')).toHaveCount(0);
+  await page.screenshot({ path: info.outputPath('result-cancelled.png') });
+  // No dead end: the tool is one click away.
+  await page.getByRole('link', { name: 'Try again in Denoising' }).click();
+  await expect(page).toHaveURL(/\/features\/denoising$/);
+  const job = (await (await page.request.get(`/api/images/${id}`)).json()) as {
+    status: string;
+    metadata: { errorCode?: string };
+  };
+  expect([job.status, job.metadata.errorCode]).toEqual(['failed', 'CANCELLED']);
+});

@@ -2,11 +2,11 @@ import type { ApiErrorBody } from './api/errors.js';
 
 /**
  * The error catalogue: every message the product shows, with its code, the toast title that belongs to it and
- * the HTTP status the API answers with. Texts are quoted from SPEC.md §5 and §8 where the spec gives them.
+ * the HTTP status the API answers with. The texts are the product's own (docs/product.md#messages).
  * `{name}` placeholders are filled by `errorMessage`.
  */
 export const ERRORS = {
-  // Upload validation (SPEC §5)
+  // Upload validation (docs/product.md#upload-rules)
   FILE_REQUIRED: { status: 400, title: 'Error', message: 'Please select an image to upload' },
   FILE_TOO_LARGE: { status: 413, title: 'Error', message: 'File size too large. Maximum size is 10MB' },
   INVALID_FILE_TYPE: {
@@ -69,7 +69,7 @@ export const ERRORS = {
   },
   INTERNAL: { status: 500, title: 'Error', message: 'Something went wrong on our side. Please try again' },
 
-  // Rules (SPEC §5, §6, §8)
+  // Rules (docs/product.md#upload-rules, #rules, #messages)
   FEATURE_RESTRICTED: {
     status: 403,
     title: 'Feature Restricted',
@@ -97,7 +97,7 @@ export const ERRORS = {
     message: 'Sign-in cannot be checked right now. Please try again in a minute.',
   },
 
-  // Tool page flow (SPEC §8); shown by the client
+  // Tool page flow (docs/product.md#messages); shown by the client
   UPLOAD_FAILED: { status: 500, title: 'Error', message: 'Failed to upload image' },
   PROCESS_FAILED: { status: 500, title: 'Error', message: 'Failed to process image' },
   NO_IMAGE_ID: { status: 500, title: 'Error', message: 'No image ID received from server' },
@@ -109,7 +109,7 @@ export const ERRORS = {
     message: 'Failed to download the image. Please try again.',
   },
 
-  // Result page (SPEC §4, §8)
+  // Result page (docs/product.md#flows, #messages)
   RESULT_PAGE_FAILED: { status: 500, title: 'Error', message: 'Processing failed. Please try again.' },
   UNKNOWN_ERROR: { status: 500, title: 'Error', message: 'Unknown error occurred' },
   RESULT_DOWNLOAD_FAILED: { status: 500, title: 'Error', message: 'Failed to download image. Please try again.' },
@@ -161,7 +161,7 @@ export const ERRORS = {
     message: 'Select object is not available on this server. Paint the area with the brush instead',
   },
 
-  // Sign-in failures (SPEC §8), keyed by the provider's error code
+  // Sign-in failures (docs/product.md#messages), keyed by the provider's error code
   AUTH_POPUP_BLOCKED: {
     status: 400,
     title: 'Authentication Error',
@@ -195,7 +195,7 @@ export const ERRORS = {
   },
 } as const satisfies Record<string, { status: number; title: string; message: string }>;
 
-/** Success notices that sit beside the errors (SPEC §8). */
+/** Success notices that sit beside the errors (docs/product.md#messages). */
 export const NOTICES = {
   DOWNLOAD_SUCCESS: { title: 'Success', message: 'Image downloaded successfully' },
 } as const;
@@ -231,7 +231,7 @@ export class AppError extends Error {
   }
 }
 
-/** Firebase Auth error codes (without the `auth/` prefix) mapped to the catalogue (SPEC §8). */
+/** Firebase Auth error codes (without the `auth/` prefix) mapped to the catalogue (docs/product.md#messages). */
 const AUTH_CODES: Record<string, ErrorCode> = {
   'popup-blocked': 'AUTH_POPUP_BLOCKED',
   'cancelled-popup-request': 'AUTH_CANCELLED_POPUP_REQUEST',

@@ -4,5 +4,6 @@ export * from './errors.js';
 export * from './limits.js';
 export * from './operations.js';
 export * from './output-size.js';
+export * from './pages.js';
 export * from './params.js';
 export * from './rules.js';

@@ -1,5 +1,5 @@
 /**
- * Business constants of SPEC.md §9. The server may override the configurable ones (see server/src/config.ts);
+ * The product's constants (docs/product.md#constants). The server may override the configurable ones (see server/src/config.ts);
  * these are the defaults, and the client reads the values in force from `GET /api/config`.
  */
 export const LIMITS = {
@@ -38,7 +38,7 @@ export function isAcceptedMime(mime: string): mime is AcceptedMime {
   return ACCEPTED_MIME_TYPES.includes(mime);
 }
 
-/** Toasts (SPEC §9). */
+/** Toasts (docs/product.md#constants). */
 export const TOAST = {
   limit: 1,
   durationMs: 5000,

@@ -3,11 +3,11 @@ import { LIMITS } from './limits.js';
 import { getOperation, type OperationId } from './operations.js';
 
 /**
- * The product's rules (SPEC §5, §6), defined once: the server enforces them, the web app mirrors them so that it
+ * The product's rules (docs/product.md#upload-rules, #rules), defined once: the server enforces them, the web app mirrors them so that it
  * can say no before uploading. Limits are passed in because the server may configure them.
  */
 
-/** The account menu's label for each user type (SPEC §6). */
+/** The account menu's label for each user type (docs/product.md#rules). */
 export const USER_TYPE_LABELS: Record<UserType, string> = { guest: 'Guest', authenticated: 'Free User' };
 
 /** Guests may use only the operations the catalogue opens to them (face-enhancement). */

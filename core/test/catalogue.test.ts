@@ -110,7 +110,7 @@ describe('error catalogue', () => {
     expect(ERRORS.DAILY_LIMIT_REACHED.status).toBe(429);
   });
 
-  it('words sign-in failures by their provider code (SPEC §8)', () => {
+  it('words sign-in failures by their provider code', () => {
     expect(authErrorMessage('auth/popup-blocked')).toBe('Please enable popups for this website to sign in with Google');
     expect(authErrorMessage('auth/cancelled-popup-request')).toBe('Sign-in cancelled. Please try again');
     expect(authErrorMessage('auth/invalid-api-key')).toBe('Invalid Firebase configuration. Please check your API key.');
@@ -119,7 +119,7 @@ describe('error catalogue', () => {
     );
   });
 
-  it('keeps the limits of SPEC §9', () => {
+  it('keeps the product constants', () => {
     expect(LIMITS.maxUploadBytes).toBe(10 * 1024 * 1024);
     expect([LIMITS.pollIntervalToolMs, LIMITS.pollIntervalResultMs, LIMITS.dailyUsesPerOperation]).toEqual([
       2000, 1000, 2,

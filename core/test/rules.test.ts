@@ -11,7 +11,7 @@ import {
   utcDay,
 } from '../src/index.js';
 
-describe('rules (SPEC §5, §6)', () => {
+describe('rules', () => {
   it('guests may use face-enhancement only; signed-in users every operation', () => {
     expect(OPERATION_IDS.filter((id) => guestMayUse(id))).toEqual(['face-enhancement']);
     expect(OPERATION_IDS.every((id) => mayUse('authenticated', id))).toBe(true);

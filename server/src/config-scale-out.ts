@@ -1,3 +1,5 @@
+import { env, parseEnv } from './config-env.js';
+
 /** Settings of the scale-out deployment (Redis queue, worker processes, S3 bucket), read from the environment. */
 export interface ScaleOutConfig {
   /** BullMQ on this Redis instead of the in-process queue. */
@@ -27,40 +29,38 @@ export interface S3Config {
   forcePathStyle: boolean;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
-  return n;
-}
+const scaleOutEnv = {
+  REDIS_URL: env.text(),
+  QUEUE_PREFIX: env.text(),
+  WORKER_CONCURRENCY: env.whole(1),
+  RUN_ENGINES: env.bool(),
+  WORKER_LOCK_MS: env.whole(1),
+  WORKER_STALLED_INTERVAL_MS: env.whole(1),
+  S3_BUCKET: env.text(),
+  S3_ENDPOINT: env.text(),
+  S3_REGION: env.text(),
+  S3_ACCESS_KEY_ID: env.text(),
+  S3_SECRET_ACCESS_KEY: env.text(),
+  S3_FORCE_PATH_STYLE: env.bool(),
+};
 
-function bool(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new Error(`${name} must be true or false, got "${raw}"`);
-}
-
-export function loadScaleOutConfig(env: NodeJS.ProcessEnv, defaults: { workerThreads: number }): ScaleOutConfig {
-  const redisUrl = env.REDIS_URL || undefined;
-  const bucket = env.S3_BUCKET || undefined;
+export function loadScaleOutConfig(source: NodeJS.ProcessEnv, defaults: { workerThreads: number }): ScaleOutConfig {
+  const e = parseEnv(scaleOutEnv, source);
   return {
-    redisUrl,
-    queuePrefix: env.QUEUE_PREFIX || 'ai-editor',
-    workerConcurrency: int(env, 'WORKER_CONCURRENCY', defaults.workerThreads),
-    runEngines: bool(env, 'RUN_ENGINES') ?? !redisUrl,
-    workerLockMs: int(env, 'WORKER_LOCK_MS', 30_000),
-    stalledIntervalMs: int(env, 'WORKER_STALLED_INTERVAL_MS', 30_000),
-    s3: bucket
+    redisUrl: e.REDIS_URL,
+    queuePrefix: e.QUEUE_PREFIX ?? 'ai-editor',
+    workerConcurrency: e.WORKER_CONCURRENCY ?? defaults.workerThreads,
+    runEngines: e.RUN_ENGINES ?? !e.REDIS_URL,
+    workerLockMs: e.WORKER_LOCK_MS ?? 30_000,
+    stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS ?? 30_000,
+    s3: e.S3_BUCKET
       ? {
-          bucket,
-          endpoint: env.S3_ENDPOINT || undefined,
-          region: env.S3_REGION || 'us-east-1',
-          accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
-          secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
-          forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE') ?? !!env.S3_ENDPOINT,
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION ?? 'us-east-1',
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE ?? !!e.S3_ENDPOINT,
         }
       : undefined,
   };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LIMITS } from '@ai-editor/core';
 import type { RateLimit } from './adapters/rate-limiter.js';
+import { env, parseEnv } from './config-env.js';
 import { loadScaleOutConfig, type ScaleOutConfig } from './config-scale-out.js';
 import { type AuthConfig, loadAuthConfig } from './services/auth/config.js';
 
@@ -79,14 +80,6 @@ function perOperation(env: NodeJS.ProcessEnv, prefix: string): Record<string, st
   return out;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n)) throw new Error(`${name} must be a number, got "${raw}"`);
-  return n;
-}
-
 /**
  * Memory a host may use by default: every model loaded (~1.6 GB) plus the largest job's buffers (~1 GB for a 4096 px
  * super-resolution), and no more, so that a photo that would need far more is stopped early.
@@ -107,69 +100,107 @@ function defaultEngineHosts(): number {
 
 /** ENGINE_PRELOAD: true (every local engine, the default when the budget allows), false, or operation ids. */
 function preloadSetting(raw: string | undefined, memoryMb: number): 'all' | string[] {
-  if (raw === undefined || raw === '') return memoryMb >= PRELOAD_MIN_MB ? 'all' : [];
+  if (raw === undefined) return memoryMb >= PRELOAD_MIN_MB ? 'all' : [];
   if (raw === 'true') return 'all';
   if (raw === 'false') return [];
   return raw.split(',').map((s) => s.trim());
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+/** The variables this file reads, with their rules (config-env.ts); defaults are applied in loadConfig. */
+const serverEnv = {
+  PORT: env.whole(),
+  HOST: env.text(),
+  REQUEST_TIMEOUT_MS: env.whole(),
+  IDLE_TIMEOUT_MS: env.whole(),
+  DATA_DIR: env.text(),
+  MODEL_CACHE_DIR: env.text(),
+  DATABASE_URL: env.text(),
+  MAX_UPLOAD_BYTES: env.whole(1),
+  MAX_INPUT_PIXELS: env.whole(1),
+  MAX_OUTPUT_PIXELS: env.whole(1),
+  DAILY_USES_PER_OPERATION: env.whole(),
+  ENGINE_HOSTS: env.whole(1),
   // WORKER_THREADS is the setting's name from when engines ran in worker threads.
-  const engineHosts = int(env, 'ENGINE_HOSTS', int(env, 'WORKER_THREADS', defaultEngineHosts()));
-  const engineMemoryMb = int(
-    env,
-    'ENGINE_MEMORY_MB',
-    Math.min(DEFAULT_ENGINE_MEMORY_MB, Math.floor((totalMb() * HOSTS_MEMORY_SHARE) / engineHosts)),
-  );
-  const engineChoice = perOperation(env, 'ENGINE_');
-  const auth = loadAuthConfig(env, dataDir);
+  WORKER_THREADS: env.whole(1),
+  INFERENCE_THREADS: env.whole(1),
+  ENGINE_MEMORY_MB: env.whole(1),
+  ENGINE_MEMORY_SAMPLE_MS: env.whole(1),
+  ENGINE_PRELOAD: env.text(),
+  JOB_TIMEOUT_MS: env.whole(1),
+  MODEL_IDLE_MS: env.whole(),
+  RETENTION_HOURS: env.whole(1),
+  STORAGE_MIN_FREE_MB: env.whole(),
+  SWEEP_INTERVAL_MS: env.whole(1),
+  SESSION_SECRET: env.text(),
+  REPLICATE_API_TOKEN: env.text(),
+  REPLICATE_API_BASE_URL: env.text(),
+  REPLICATE_POLL_MS: env.whole(1),
+  SOURCE_CODE_URL: env.text(),
+  MICROBLOG_URL: env.text(),
+  PROFESSIONAL_NETWORK_URL: env.text(),
+  AD_CLIENT: env.text(),
+  AD_SLOT: env.text(),
+  DOWNLOADS_ENABLED: env.bool(),
+  WEB_DIST_DIR: env.text(),
+  TRUST_PROXY: env.bool(),
+  GUEST_SUBMISSIONS_PER_WINDOW: env.whole(1),
+  GUEST_SUBMISSION_WINDOW_MS: env.whole(1),
+};
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const e = parseEnv(serverEnv, source);
+  const dataDir = path.resolve(e.DATA_DIR ?? './data');
+  const engineHosts = e.ENGINE_HOSTS ?? e.WORKER_THREADS ?? defaultEngineHosts();
+  const engineMemoryMb =
+    e.ENGINE_MEMORY_MB ??
+    Math.min(DEFAULT_ENGINE_MEMORY_MB, Math.floor((totalMb() * HOSTS_MEMORY_SHARE) / engineHosts));
+  const auth = loadAuthConfig(source, dataDir);
   return {
-    port: int(env, 'PORT', 5000),
+    port: e.PORT ?? 5000,
     // The emulator accepts unsigned tokens: anyone who reached the server could sign in as anyone. So emulator
     // sign-in listens on this machine only, unless HOST says otherwise (main.ts then warns).
-    host: env.HOST || (auth.mode === 'emulator' ? '127.0.0.1' : '0.0.0.0'),
-    hostExplicit: !!env.HOST,
-    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 60_000),
-    idleTimeoutMs: int(env, 'IDLE_TIMEOUT_MS', 120_000),
+    host: e.HOST ?? (auth.mode === 'emulator' ? '127.0.0.1' : '0.0.0.0'),
+    hostExplicit: e.HOST !== undefined,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS ?? 60_000,
+    idleTimeoutMs: e.IDLE_TIMEOUT_MS ?? 120_000,
     dataDir,
-    modelCacheDir: path.resolve(env.MODEL_CACHE_DIR ?? path.join(dataDir, 'models')),
-    databaseUrl: env.DATABASE_URL || undefined,
-    maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', LIMITS.maxUploadBytes),
-    maxInputPixels: int(env, 'MAX_INPUT_PIXELS', LIMITS.maxInputPixels),
-    maxOutputPixels: int(env, 'MAX_OUTPUT_PIXELS', LIMITS.maxOutputPixels),
-    dailyUsesPerOperation: int(env, 'DAILY_USES_PER_OPERATION', LIMITS.dailyUsesPerOperation),
+    modelCacheDir: path.resolve(e.MODEL_CACHE_DIR ?? path.join(dataDir, 'models')),
+    databaseUrl: e.DATABASE_URL,
+    maxUploadBytes: e.MAX_UPLOAD_BYTES ?? LIMITS.maxUploadBytes,
+    maxInputPixels: e.MAX_INPUT_PIXELS ?? LIMITS.maxInputPixels,
+    maxOutputPixels: e.MAX_OUTPUT_PIXELS ?? LIMITS.maxOutputPixels,
+    dailyUsesPerOperation: e.DAILY_USES_PER_OPERATION ?? LIMITS.dailyUsesPerOperation,
     engineHosts,
-    inferenceThreads: int(env, 'INFERENCE_THREADS', Math.max(1, Math.floor(os.availableParallelism() / engineHosts))),
+    inferenceThreads: e.INFERENCE_THREADS ?? Math.max(1, Math.floor(os.availableParallelism() / engineHosts)),
     engineMemoryMb,
-    engineMemorySampleMs: int(env, 'ENGINE_MEMORY_SAMPLE_MS', 100),
-    enginePreload: preloadSetting(env.ENGINE_PRELOAD, engineMemoryMb),
-    jobTimeoutMs: int(env, 'JOB_TIMEOUT_MS', 5 * 60_000),
-    modelIdleMs: int(env, 'MODEL_IDLE_MS', 10 * 60_000),
-    retentionHours: int(env, 'RETENTION_HOURS', LIMITS.retentionHours),
-    storageMinFreeBytes: int(env, 'STORAGE_MIN_FREE_MB', 512) * 1024 * 1024,
-    sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 10 * 60_000),
-    sessionSecret: env.SESSION_SECRET || undefined,
-    engineChoice,
-    replicateApiToken: env.REPLICATE_API_TOKEN || undefined,
-    replicateApiBaseUrl: env.REPLICATE_API_BASE_URL || 'https://api.replicate.com',
-    replicateModels: perOperation(env, 'REPLICATE_MODEL_'),
-    replicateInputs: perOperation(env, 'REPLICATE_INPUT_'),
-    replicatePollMs: int(env, 'REPLICATE_POLL_MS', 1000),
+    engineMemorySampleMs: e.ENGINE_MEMORY_SAMPLE_MS ?? 100,
+    enginePreload: preloadSetting(e.ENGINE_PRELOAD, engineMemoryMb),
+    jobTimeoutMs: e.JOB_TIMEOUT_MS ?? 5 * 60_000,
+    modelIdleMs: e.MODEL_IDLE_MS ?? 10 * 60_000,
+    retentionHours: e.RETENTION_HOURS ?? LIMITS.retentionHours,
+    storageMinFreeBytes: (e.STORAGE_MIN_FREE_MB ?? 512) * 1024 * 1024,
+    sweepIntervalMs: e.SWEEP_INTERVAL_MS ?? 10 * 60_000,
+    sessionSecret: e.SESSION_SECRET,
+    engineChoice: perOperation(source, 'ENGINE_'),
+    replicateApiToken: e.REPLICATE_API_TOKEN,
+    replicateApiBaseUrl: e.REPLICATE_API_BASE_URL ?? 'https://api.replicate.com',
+    replicateModels: perOperation(source, 'REPLICATE_MODEL_'),
+    replicateInputs: perOperation(source, 'REPLICATE_INPUT_'),
+    replicatePollMs: e.REPLICATE_POLL_MS ?? 1000,
     socialLinks: {
-      code: env.SOURCE_CODE_URL || 'https://github.com/ai-editor/ai-editor',
-      microblog: env.MICROBLOG_URL || 'https://x.com/aieditor',
-      professional: env.PROFESSIONAL_NETWORK_URL || 'https://www.linkedin.com/company/ai-editor',
+      code: e.SOURCE_CODE_URL ?? 'https://github.com/ai-editor/ai-editor',
+      microblog: e.MICROBLOG_URL ?? 'https://x.com/aieditor',
+      professional: e.PROFESSIONAL_NETWORK_URL ?? 'https://www.linkedin.com/company/ai-editor',
     },
-    ads: { client: env.AD_CLIENT || undefined, slot: env.AD_SLOT || undefined },
-    downloadsEnabled: env.DOWNLOADS_ENABLED !== 'false',
-    webDistDir: path.resolve(env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url))),
-    scaleOut: loadScaleOutConfig(env, { workerThreads: engineHosts }),
+    ads: { client: e.AD_CLIENT, slot: e.AD_SLOT },
+    downloadsEnabled: e.DOWNLOADS_ENABLED ?? true,
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url))),
+    scaleOut: loadScaleOutConfig(source, { workerThreads: engineHosts }),
     auth,
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: e.TRUST_PROXY ?? false,
     guestRateLimit: {
-      max: int(env, 'GUEST_SUBMISSIONS_PER_WINDOW', 20),
-      windowMs: int(env, 'GUEST_SUBMISSION_WINDOW_MS', 10 * 60_000),
+      max: e.GUEST_SUBMISSIONS_PER_WINDOW ?? 20,
+      windowMs: e.GUEST_SUBMISSION_WINDOW_MS ?? 10 * 60_000,
     },
     contactRateLimit: { max: 5, windowMs: 60 * 60_000 },
   };

@@ -71,6 +71,15 @@ describe('POST /api/contact', () => {
     expect((await send('10.0.0.2')).statusCode).toBe(201);
     expect(stored).toHaveLength(3);
   });
+
+  it('does not count a refused message: a visitor who corrects the form is not locked out', async () => {
+    const { app, stored } = await makeApp(1);
+    close = () => app.close();
+    const send = (payload: object) => app.inject({ method: 'POST', url: '/api/contact', payload });
+    for (let i = 0; i < 3; i++) expect((await send({ ...valid, email: 'typo' })).statusCode).toBe(400);
+    expect((await send(valid)).statusCode).toBe(201);
+    expect(stored).toHaveLength(1);
+  });
 });
 
 describe('memoryRateLimiter', () => {

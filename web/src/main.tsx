@@ -7,7 +7,7 @@ import { queryClient } from '@/lib/api';
 import { routes } from './routes';
 import './index.css';
 
-// SPEC §2: the theme is restored from browser storage at start, before the first render.
+// The theme is restored from browser storage at start, before the first render.
 initTheme();
 document.documentElement.removeAttribute('data-theme-pending');
 

@@ -1,13 +1,40 @@
+import type { PagePath } from '@ai-editor/core';
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { Layout, PageFallback } from '@/components/layout/Layout';
 import Landing from '@/pages/Landing';
 import NotFound from '@/pages/NotFound';
 
+type PageModule = () => Promise<{ default: ComponentType }>;
+
 /** Every page but the landing page is its own chunk, loaded on first visit (the landing page loads no tool code). */
-const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
+const page = (load: PageModule): Pick<RouteObject, 'lazy'> => ({
   lazy: async () => ({ Component: (await load()).default }),
 });
+
+/** The component of each page core lists (PAGE_PATHS): a page without one fails the typecheck. */
+const PAGES: Record<Exclude<PagePath, '/'>, PageModule> = {
+  '/editor': () => import('@/pages/Editor'),
+  '/ai-apps': () => import('@/pages/AiApps'),
+  '/result': () => import('@/pages/ResultPage'),
+  '/my-images': () => import('@/pages/MyImages'),
+  '/pricing': () => import('@/pages/Pricing'),
+  '/faq': () => import('@/pages/Faq'),
+  '/privacy': () => import('@/pages/legal/Privacy'),
+  '/terms': () => import('@/pages/legal/Terms'),
+  '/cookies': () => import('@/pages/legal/Cookies'),
+  '/dmca': () => import('@/pages/legal/Dmca'),
+  '/docs': () => import('@/pages/docs/Docs'),
+  '/taguchi-design': () => import('@/pages/docs/TaguchiDesign'),
+  '/api-docs': () => import('@/pages/ApiDocs'),
+  '/contact': () => import('@/pages/Contact'),
+  '/status': () => import('@/pages/Status'),
+  '/about': () => import('@/pages/About'),
+  '/blog': () => import('@/pages/Blog'),
+  '/careers': () => import('@/pages/Careers'),
+  '/press': () => import('@/pages/Press'),
+  '/customize': () => import('@/pages/Customize'),
+};
 
 export const routes: RouteObject[] = [
   {
@@ -15,28 +42,10 @@ export const routes: RouteObject[] = [
     HydrateFallback: PageFallback,
     children: [
       { index: true, Component: Landing },
-      { path: 'editor', ...page(() => import('@/pages/Editor')) },
-      { path: 'ai-apps', ...page(() => import('@/pages/AiApps')) },
+      ...Object.entries(PAGES).map(([path, load]) => ({ path: path.slice(1), ...page(load) })),
+      // Tools come from the operation catalogue, articles from core's DOC_SLUGS (unknown ones show the 404 page).
       { path: 'features/:slug', ...page(() => import('@/features/tool/ToolPage')) },
-      { path: 'result', ...page(() => import('@/pages/ResultPage')) },
-      { path: 'my-images', ...page(() => import('@/pages/MyImages')) },
-      { path: 'pricing', ...page(() => import('@/pages/Pricing')) },
-      { path: 'faq', ...page(() => import('@/pages/Faq')) },
-      { path: 'privacy', ...page(() => import('@/pages/legal/Privacy')) },
-      { path: 'terms', ...page(() => import('@/pages/legal/Terms')) },
-      { path: 'cookies', ...page(() => import('@/pages/legal/Cookies')) },
-      { path: 'dmca', ...page(() => import('@/pages/legal/Dmca')) },
-      { path: 'docs', ...page(() => import('@/pages/docs/Docs')) },
       { path: 'docs/:slug', ...page(() => import('@/pages/docs/DocArticle')) },
-      { path: 'taguchi-design', ...page(() => import('@/pages/docs/TaguchiDesign')) },
-      { path: 'api-docs', ...page(() => import('@/pages/ApiDocs')) },
-      { path: 'contact', ...page(() => import('@/pages/Contact')) },
-      { path: 'status', ...page(() => import('@/pages/Status')) },
-      { path: 'about', ...page(() => import('@/pages/About')) },
-      { path: 'blog', ...page(() => import('@/pages/Blog')) },
-      { path: 'careers', ...page(() => import('@/pages/Careers')) },
-      { path: 'press', ...page(() => import('@/pages/Press')) },
-      { path: 'customize', ...page(() => import('@/pages/Customize')) },
       { path: '*', Component: NotFound },
     ],
   },

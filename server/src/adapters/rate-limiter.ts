@@ -1,6 +1,12 @@
 import { Redis } from 'ioredis';
 
-/** Fixed-window counters per key (a client address): the guest submission limit and the contact form's. */
+/**
+ * Fixed-window counters per key (a client address, or a user): the guest submission limit, the contact form's and
+ * Select object's. Not `@fastify/rate-limit`: it counts requests in a route hook, before the handler, while each of
+ * these counts only some requests, decided inside the handler: guest submissions of a tool guests may use (the
+ * operation is read from the form as it streams in, and a forbidden tool is refused as such, uncounted), contact
+ * messages that pass validation (a visitor fixing a typo is not locked out), selections after the tool's admission.
+ */
 export interface RateLimiter {
   /** Counts a hit; returns the seconds to wait when over the limit, else 0. */
   hit(key: string): Promise<number>;

@@ -12,13 +12,13 @@ import {
   timestamp,
 } from 'drizzle-orm/pg-core';
 
-/** One row per job: the spec's image record (SPEC §3) plus owner, parameters, file keys and timestamps. */
+/** One row per job: the job record (docs/product.md#records) plus owner, parameters, file keys and timestamps. */
 export const images = pgTable(
   'images',
   {
     id: serial('id').primaryKey(),
     operation: text('operation').notNull(),
-    /** The spec's three values: pending, completed, failed. Finer stages live in metadata. */
+    /** Three values: pending, completed, failed (docs/product.md#records). Finer stages live in metadata. */
     status: text('status').notNull().default('pending'),
     /** Guests own jobs through their session; signed-in users through their uid. */
     ownerSession: text('owner_session').notNull(),
@@ -61,7 +61,7 @@ export const contactMessages = pgTable('contact_messages', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** A visitor's session bound to the signed-in user (DESIGN §4): set at sign-in, deleted at sign-out. */
+/** A visitor's session bound to the signed-in user (docs/product.md#sessions): set at sign-in, deleted at sign-out. */
 export const sessionBindings = pgTable(
   'session_bindings',
   {

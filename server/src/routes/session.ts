@@ -33,7 +33,7 @@ export async function meView(request: FastifyRequest, auth: Auth): Promise<Me> {
   };
 }
 
-/** Sign-in binds the session cookie to the verified user; sign-out unbinds it (DESIGN §4). */
+/** Sign-in binds the session cookie to the verified user; sign-out unbinds it (docs/product.md#sessions). */
 export function sessionRoutes(fastify: FastifyInstance, auth: Auth) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.post(

@@ -1,47 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError, OPERATIONS } from '@ai-editor/core';
+import { AppError, pagePaths } from '@ai-editor/core';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
-/**
- * The web app's pages besides the tools (whose routes come from the catalogue). Kept beside the app's own route
- * table (web/src/routes.tsx): the browser suite follows every link of the app and expects none to answer 404.
- */
-const STATIC_PAGES = [
-  '/',
-  '/editor',
-  '/ai-apps',
-  '/result',
-  '/my-images',
-  '/pricing',
-  '/faq',
-  '/privacy',
-  '/terms',
-  '/cookies',
-  '/dmca',
-  '/docs',
-  '/taguchi-design',
-  '/api-docs',
-  '/contact',
-  '/status',
-  '/about',
-  '/blog',
-  '/careers',
-  '/press',
-  '/customize',
-];
-/** The articles under /docs/:slug. */
-const DOC_SLUGS = [
-  'object-removal',
-  'background-removal',
-  'super-resolution',
-  'style-transfer',
-  'best-practices',
-  'troubleshooting',
-];
-
-const PAGES = new Set([...STATIC_PAGES, ...OPERATIONS.map((op) => op.route), ...DOC_SLUGS.map((s) => `/docs/${s}`)]);
+const PAGES = new Set(pagePaths());
 
 /** Whether a path is one of the app's pages (a trailing slash is forgiven, as the client router does). */
 export function isPage(pathname: string): boolean {

@@ -13,7 +13,7 @@ export function useMediaQuery(query: string): boolean {
   );
 }
 
-/** Below the spec's 768 px breakpoint. */
+/** Below the 768 px breakpoint (docs/product.md#pages). */
 export function useIsMobile(): boolean {
   return useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX - 1}px)`);
 }

@@ -8,7 +8,7 @@ import { UnavailableBadge } from '@/features/tool/UnavailableBadge';
 import { useToolOffer } from '@/features/tool/useEngine';
 import { cn } from '@/lib/utils';
 
-// Face Enhancement is the most popular tool and comes first (SPEC §2); the rest keep catalogue order.
+// Face Enhancement is the most popular tool and comes first (docs/product.md#pages); the rest keep catalogue order.
 const FEATURES = [...OPERATIONS].sort((a, b) => Number(Boolean(b.popular)) - Number(Boolean(a.popular)));
 
 /** The count comes from the catalogue less what this server cannot run, as on every page that counts tools. */

@@ -1,6 +1,6 @@
 import { errorMessage, getOperation, type ImageJob, LIMITS, NOTICES, type OperationId } from '@ai-editor/core';
 import { useQuery } from '@tanstack/react-query';
-import { AlertCircle, ArrowLeft, CheckCircle2, Download, Loader2 } from 'lucide-react';
+import { AlertCircle, ArrowLeft, CheckCircle2, Download, Loader2, RotateCcw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Page } from '@/components/layout/Page';
@@ -19,19 +19,19 @@ import { useDownload } from '@/features/tool/useDownload';
 import { queries } from '@/lib/queries';
 import { cn } from '@/lib/utils';
 
-/** 'image/png' → 'png'; SPEC §7: png when the type is missing. */
+/** 'image/png' → 'png'; png when the type is missing. */
 export function extensionOf(contentType: string | null | undefined): string {
   const sub = contentType?.split(';')[0]?.split('/')[1]?.trim();
   return sub || 'png';
 }
 
-/** SPEC §7's download name, enhanced-image.{ext}; the second and later results of a job are numbered. */
+/** The result page's download name (docs/product.md#api-conventions), enhanced-image.{ext}; the second and later results of a job are numbered. */
 function downloadName(blob: Blob, index: number): string {
   return `enhanced-image${index === 0 ? '' : `-${index + 1}`}.${extensionOf(blob.type)}`;
 }
 
 /**
- * The result page (/result?id=…): polls the job every 1000 ms while it is pending (SPEC §4), then shows the
+ * The result page (/result?id=…): polls the job every 1000 ms while it is pending (docs/product.md#flows), then shows the
  * processed image with a download, or the failure.
  */
 export default function ResultPage() {
@@ -104,7 +104,8 @@ function JobCard({ job }: { job: ImageJob }) {
     failure: 'RESULT_DOWNLOAD_FAILED',
     onSaved: () => toast({ title: NOTICES.DOWNLOAD_SUCCESS.title, description: NOTICES.DOWNLOAD_SUCCESS.message }),
   });
-  const name = getOperation(job.operation)?.name ?? job.operation;
+  const operation = getOperation(job.operation);
+  const name = operation?.name ?? job.operation;
   if (job.status === 'pending') return <PendingCard job={job} />;
 
   if (job.status === 'failed') {
@@ -118,6 +119,16 @@ function JobCard({ job }: { job: ImageJob }) {
           </CardDescription>
           <p className="text-sm text-muted-foreground">{name}</p>
         </CardHeader>
+        {/* No dead end: the tool is one click away to try again. */}
+        {operation && (
+          <CardFooter className="justify-center">
+            <Button asChild variant="outline">
+              <Link to={operation.route} data-testid="result-try-again">
+                <RotateCcw aria-hidden /> Try again in {name}
+              </Link>
+            </Button>
+          </CardFooter>
+        )}
       </Card>
     );
   }

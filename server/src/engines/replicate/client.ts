@@ -1,7 +1,13 @@
 /**
  * A small client for the parts of Replicate's HTTP API the provider engine uses: file upload, create / get /
- * cancel a prediction, and fetching its outputs. Every failure leaves as an Error whose message is safe to show a
- * visitor; the details (status, provider text) go to the log only.
+ * cancel a prediction, and fetching its outputs. Every failure leaves as a ProviderError whose message is safe to
+ * show a visitor; the details (status, provider text) go to the log only.
+ *
+ * Not the official `replicate` package (1.4.0): its request loop retries every thrown fetch error, a create
+ * included (a dropped connection could start a second paid prediction), and without waiting (its backoff sleeps
+ * only for whole-millisecond delays, which its jitter never gives) nor for Retry-After; its `wait()` takes no
+ * AbortSignal; its errors carry the provider's text and URL in the message; and it reads answers whole, with no
+ * size limit. What it would take over here (URL, headers, JSON body) is a few lines of `call()`.
  */
 
 export const MESSAGES = {
@@ -12,6 +18,20 @@ export const MESSAGES = {
   canceled: 'The image provider cancelled the request',
   rejected: (detail: string) => `Provider rejected the request: ${detail}`,
 } as const;
+
+type Failure = Exclude<keyof typeof MESSAGES, 'rejected'>;
+
+/** A failure at the provider, told by `code`; its message is the visitor-safe text of MESSAGES. */
+export class ProviderError extends Error {
+  readonly code: Failure | 'rejected';
+  constructor(code: Failure);
+  constructor(code: 'rejected', detail: string);
+  constructor(code: Failure | 'rejected', detail = '') {
+    super(code === 'rejected' ? MESSAGES.rejected(detail) : MESSAGES[code]);
+    this.name = 'ProviderError';
+    this.code = code;
+  }
+}
 
 /** The part of a pino / Fastify logger we use. */
 export interface Logger {
@@ -96,7 +116,7 @@ export class ReplicateClient {
     const url = isObject(body) && isObject(body.urls) ? body.urls.get : undefined;
     if (typeof id !== 'string' || typeof url !== 'string' || !isHttpUrl(url)) {
       this.log.error({ body }, 'Replicate file upload answered without a file URL');
-      throw new Error(MESSAGES.badAnswer);
+      throw new ProviderError('badAnswer');
     }
     return { id, url };
   }
@@ -166,7 +186,7 @@ export class ReplicateClient {
     if (url.startsWith('data:')) return decodeDataUri(url, this.log);
     if (!isHttpUrl(url)) {
       this.log.error({ url }, 'Replicate output is not a URL');
-      throw new Error(MESSAGES.badAnswer);
+      throw new ProviderError('badAnswer');
     }
     const sameOrigin = new URL(url).origin === this.base.origin;
     const headers: Record<string, string> = sameOrigin ? { authorization: `Bearer ${this.opts.token}` } : {};
@@ -187,11 +207,11 @@ export class ReplicateClient {
       if (!res.ok) {
         this.log.error({ url, status: res.status }, 'Could not download a Replicate output');
         await res.body?.cancel();
-        throw new Error(res.status >= 500 ? MESSAGES.unavailable : MESSAGES.badAnswer);
+        throw new ProviderError(res.status >= 500 ? 'unavailable' : 'badAnswer');
       }
       return readLimited(res, MAX_OUTPUT_BYTES, () => {
         this.log.error({ url }, 'Replicate output is larger than we accept');
-        return new Error(MESSAGES.badAnswer);
+        return new ProviderError('badAnswer');
       });
     }
   }
@@ -201,7 +221,7 @@ export class ReplicateClient {
       return body as unknown as Prediction;
     }
     this.log.error({ body }, 'Replicate answered with something that is not a prediction');
-    throw new Error(MESSAGES.badAnswer);
+    throw new ProviderError('badAnswer');
   }
 
   /** One API call with the token, JSON or multipart body, retries for 429 (and 5xx when `retry`), error mapping. */
@@ -254,7 +274,7 @@ export class ReplicateClient {
             { what: o.what, status: res.status, text: text.slice(0, 500) },
             'Replicate answer is not JSON',
           );
-          throw new Error(MESSAGES.badAnswer);
+          throw new ProviderError('badAnswer');
         }
       }
       throw this.httpFailure(res.status, text, o.what, o.model);
@@ -266,24 +286,24 @@ export class ReplicateClient {
     const logged = { what, status, detail, model: model && formatModelRef(model) };
     if (status === 401 || status === 403) {
       this.log.error(logged, 'Replicate refused the API token (check REPLICATE_API_TOKEN)');
-      return new Error(MESSAGES.misconfigured);
+      return new ProviderError('misconfigured');
     }
     if (status === 404 && model) {
       this.log.error(logged, 'Replicate does not know this model or version (check REPLICATE_MODEL_*)');
-      return new Error(MESSAGES.misconfigured);
+      return new ProviderError('misconfigured');
     }
     if (status === 400 || status === 422) {
       this.log.warn(logged, 'Replicate rejected the request');
-      return new Error(MESSAGES.rejected(detail || `HTTP ${status}`));
+      return new ProviderError('rejected', detail || `HTTP ${status}`);
     }
     this.log.error(logged, 'Replicate request failed');
-    return new Error(status === 429 || status >= 500 ? MESSAGES.unavailable : MESSAGES.badAnswer);
+    return new ProviderError(status === 429 || status >= 500 ? 'unavailable' : 'badAnswer');
   }
 
   private networkFailure(err: unknown, signal: AbortSignal, what: string): never {
     if (signal.aborted) throw signal.reason ?? err;
     this.log.error({ err, what }, 'Could not reach Replicate');
-    throw new Error(MESSAGES.unavailable);
+    throw new ProviderError('unavailable');
   }
 }
 
@@ -321,9 +341,9 @@ function retryDelay(res: Response, text: string, fallback: number): number {
 
 async function safeText(res: Response): Promise<string> {
   try {
-    return (await readLimited(res, MAX_ANSWER_BYTES, () => new Error(MESSAGES.badAnswer))).toString('utf8');
+    return (await readLimited(res, MAX_ANSWER_BYTES, () => new ProviderError('badAnswer'))).toString('utf8');
   } catch (err) {
-    if (err instanceof Error && err.message === MESSAGES.badAnswer) throw err;
+    if (err instanceof ProviderError) throw err; // too large; a connection lost mid-answer reads as empty
     return '';
   }
 }
@@ -348,7 +368,7 @@ function decodeDataUri(uri: string, log: Logger): Buffer {
   const m = /^data:[^;,]*(;base64)?,(.*)$/s.exec(uri);
   if (!m?.[1] || m[2] === undefined) {
     log.error({ uri: uri.slice(0, 80) }, 'Replicate output is a data URI we cannot read');
-    throw new Error(MESSAGES.badAnswer);
+    throw new ProviderError('badAnswer');
   }
   return Buffer.from(m[2], 'base64');
 }

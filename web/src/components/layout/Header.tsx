@@ -20,7 +20,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'text-primary' : 'text-foreground/80',
   );
 
-/** Sticky top navigation; below 768 px the links move into a side sheet that adds Home (SPEC §2). */
+/** Sticky top navigation; below 768 px the links move into a side sheet that adds Home (docs/product.md#pages). */
 export function Header() {
   const [open, setOpen] = useState(false);
   return (

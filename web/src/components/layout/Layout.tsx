@@ -5,7 +5,7 @@ import { Toaster } from '@/components/ui/toaster';
 import { Footer } from './Footer';
 import { Header } from './Header';
 
-/** SPEC §2: on each route change the page scrolls smoothly to the top. */
+/** On each route change the page scrolls smoothly to the top. */
 function ScrollToTop() {
   const { pathname } = useLocation();
   useEffect(() => {

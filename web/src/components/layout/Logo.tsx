@@ -1,7 +1,7 @@
 import { Sparkles } from 'lucide-react';
 import { Link } from 'react-router';
 
-/** Icon and "AI Editor" label with an entrance animation, linking home (SPEC §1). */
+/** Icon and "AI Editor" label with an entrance animation, linking home (docs/product.md#who-it-is-for). */
 export function Logo() {
   return (
     <Link to="/" className="flex items-center gap-2 font-bold text-lg animate-logo-in" aria-label="AI Editor home">

@@ -6,7 +6,7 @@ import { cn } from '@/lib/utils';
 
 export const ToastProvider = ToastPrimitives.Provider;
 
-/** The toast region (F8 focuses it: Radix's default hotkey); at most 420 px wide from md up (SPEC §9). */
+/** The toast region (F8 focuses it: Radix's default hotkey); at most 420 px wide from md up (docs/product.md#constants). */
 export const ToastViewport = React.forwardRef<
   React.ElementRef<typeof ToastPrimitives.Viewport>,
   React.ComponentPropsWithoutRef<typeof ToastPrimitives.Viewport>

@@ -2,7 +2,7 @@ import { TOAST } from '@ai-editor/core';
 import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';
 import { useToast } from './use-toast';
 
-/** The global toast area of the app shell: 5000 ms, swipe right past 50 px to dismiss (SPEC §9). */
+/** The global toast area of the app shell: 5000 ms, swipe right past 50 px to dismiss (docs/product.md#constants). */
 export function Toaster() {
   const { toasts } = useToast();
   return (

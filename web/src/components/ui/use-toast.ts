@@ -3,7 +3,7 @@ import * as React from 'react';
 import type { ToastActionElement, ToastProps } from './toast';
 
 /**
- * A tiny global toast store (shadcn/ui's use-toast): SPEC §9 allows one visible toast at a time, and a dismissed
+ * A tiny global toast store (shadcn/ui's use-toast): one toast is visible at a time (docs/product.md#constants), and a dismissed
  * toast is removed from memory after 1,000,000 ms (its close animation has long finished by then).
  */
 export type ToasterToast = ToastProps & {

@@ -67,7 +67,7 @@ function LocalBadge() {
 }
 
 /**
- * The header's account control (SPEC §6): 'Sign In' for guests; for signed-in users the avatar and name, opening a
+ * The header's account control (docs/product.md#rules): 'Sign In' for guests; for signed-in users the avatar and name, opening a
  * menu with the 'Account' header, the type label and 'Sign Out'. Shown at every width (it sits outside the mobile
  * sheet, so phones get the same menu).
  */

@@ -27,7 +27,7 @@ function authFor(settings: PublicAuthConfig): Auth {
   return auth;
 }
 
-/** Google sign-in in a popup that always asks which account (SPEC §6); resolves to the Firebase ID token. */
+/** Google sign-in in a popup that always asks which account (docs/product.md#rules); resolves to the Firebase ID token. */
 export async function popupSignIn(settings: PublicAuthConfig): Promise<string> {
   const provider = new GoogleAuthProvider();
   provider.setCustomParameters({ prompt: 'select_account' });

@@ -1,5 +1,5 @@
 /**
- * The theme (SPEC §3 "Theme config"): primary colour, variant, appearance and corner radius. Stored in
+ * The theme (docs/product.md#records): primary colour, variant, appearance and corner radius. Stored in
  * localStorage; without a stored theme the default comes from `GET /theme.json`. Applying a theme writes the CSS
  * variables that index.css maps to Tailwind colours.
  */

@@ -21,7 +21,7 @@ function loadAdScript(client: string): void {
 }
 
 /**
- * SPEC §2 ad block: an ad unit when the server configures both an ad client and a slot (AD_CLIENT, AD_SLOT);
+ * The ad block (docs/product.md#pages): an ad unit when the server configures both an ad client and a slot (AD_CLIENT, AD_SLOT);
  * otherwise, as in the original, the fallback text. At least 250 px high either way, so the page does not jump.
  */
 export function AdBlock() {

@@ -4,7 +4,7 @@ import { Progress } from '@/components/ui/progress';
 import { jobPercent, stageLabel } from './jobs';
 
 /**
- * SPEC §2's 'Processing your request...' indicator, with what the server really reports: the stage, the percentage
+ * The 'Processing your request...' indicator (docs/product.md#pages), with what the server really reports: the stage, the percentage
  * where the engine knows it, and the place in the queue while waiting.
  */
 export function JobProgress({ job }: { job: ImageJob | undefined }) {

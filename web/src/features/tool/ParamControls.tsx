@@ -1,5 +1,7 @@
 import type { ParamDef, Params, ParamValue } from '@ai-editor/core';
+import { Checkbox } from '@/components/ui/checkbox';
 import { Input, Label, Textarea } from '@/components/ui/input';
+import { NativeSelect } from '@/components/ui/native-select';
 import { Slider } from '@/components/ui/slider';
 
 /** The operation's parameters as form controls, straight from the catalogue (kinds, ranges, defaults, help). */
@@ -118,14 +120,12 @@ function Control({
     case 'boolean':
       return (
         <div className="flex items-center gap-2 pt-6">
-          <input
+          <Checkbox
             id={id}
             name={def.name}
-            type="checkbox"
-            className="h-4 w-4 accent-primary"
             checked={Boolean(value)}
             disabled={disabled}
-            onChange={(e) => onChange(def.name, e.target.checked)}
+            onCheckedChange={(checked) => onChange(def.name, checked === true)}
           />
           <Label htmlFor={id}>{def.label}</Label>
         </div>
@@ -134,20 +134,19 @@ function Control({
       return (
         <>
           <Label htmlFor={id}>{def.label}</Label>
-          <select
+          <NativeSelect
             id={id}
             name={def.name}
             value={String(value)}
             disabled={disabled}
             onChange={(e) => onChange(def.name, e.target.value)}
-            className="flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50"
           >
             {def.options.map((o) => (
               <option key={o.value} value={o.value}>
                 {o.label}
               </option>
             ))}
-          </select>
+          </NativeSelect>
         </>
       );
   }

@@ -55,7 +55,7 @@ export function ResultGallery({
 }
 
 /**
- * SPEC §2's Result card: the result (with a before/after slider when there is a photo to compare with), a small
+ * The Result card (docs/product.md#pages): the result (with a before/after slider when there is a photo to compare with), a small
  * gallery when the operation returned several images, the Download button and a link to the result page.
  */
 export function ResultCard({

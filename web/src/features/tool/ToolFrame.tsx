@@ -13,7 +13,7 @@ export const TIPS = [
   'The output is always a PNG image.',
 ];
 
-/** The shared layout of every tool page (SPEC §2 "Tool page layout"): back link, title, description, body, tips. */
+/** The shared layout of every tool page (docs/product.md#pages): back link, title, description, body, tips. */
 export function ToolFrame({ op, children }: { op: Operation; children: React.ReactNode }) {
   useTitle(op.name);
   return (

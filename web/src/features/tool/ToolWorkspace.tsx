@@ -63,7 +63,7 @@ export interface ToolWorkspaceProps {
 }
 
 /**
- * One working tool (SPEC §4 flow): idle → submitting → polling every 2000 ms → completed (result shown, polling
+ * One working tool (docs/product.md#flows): idle → submitting → polling every 2000 ms → completed (result shown, polling
  * stops) or failed (toast, busy ends, polling stops). A new request clears the earlier result. On the tool page
  * the running job lives in the address (`?job=`), so a reload or a shared link picks it up; `?from=` starts from
  * an earlier result, which the server reads from its own storage (nothing is uploaded again).

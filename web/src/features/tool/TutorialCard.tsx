@@ -23,7 +23,7 @@ function markSeen(op: Operation): void {
 }
 
 /**
- * SPEC §2/§4 tutorial: a step-by-step card fixed at the bottom right, steps from the catalogue. Finishing or
+ * The tutorial (docs/product.md#pages, #flows): a step-by-step card fixed at the bottom right, steps from the catalogue. Finishing or
  * closing it hides it for this feature for good (browser storage); other features keep theirs.
  */
 export function TutorialCard({ op }: { op: Operation }) {

@@ -41,7 +41,7 @@ export interface UploadAreaProps {
   onFiles?(files: File[]): void;
 }
 
-/** SPEC §2 upload area: drag and drop or click, one file, checked with the server's rules before anything is sent. */
+/** The upload area (docs/product.md#pages): drag and drop or click, one file, checked with the server's rules before anything is sent. */
 export function UploadArea({
   label,
   file,

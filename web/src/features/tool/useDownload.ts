@@ -7,8 +7,8 @@ import { fetchBlob, saveBlob } from './jobs';
 /**
  * The Download button's work, shared by the tool page's result card and the result page: a visitor who may not
  * download gets the toast and no request is made; otherwise the file is fetched with the session cookie and saved
- * under the name `fileName` gives it (the two places name files differently, as the spec says). `offered` says
- * whether the deployment shows the button at all (DOWNLOADS_ENABLED; SPEC §2).
+ * under the name `fileName` gives it (the two places name files differently: docs/product.md#api-conventions). `offered` says
+ * whether the deployment shows the button at all (DOWNLOADS_ENABLED; docs/product.md#pages).
  */
 export function useDownload({
   canDownload,

@@ -18,7 +18,7 @@ export const ACCEPT: Record<string, string[]> = Object.fromEntries(
 );
 
 /**
- * SPEC §5 upload rules, as the server checks them (core's limits and types), so the visitor hears at once. The
+ * The upload rules (docs/product.md#upload-rules), as the server checks them (core's limits and types), so the visitor hears at once. The
  * server still decides from the bytes; this only saves a wasted upload.
  */
 export function checkImageFile(

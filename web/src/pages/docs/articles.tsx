@@ -1,10 +1,10 @@
-import { ERRORS, getOperation } from '@ai-editor/core';
+import { type DocSlug, ERRORS, getOperation } from '@ai-editor/core';
 import type * as React from 'react';
 import { Link } from 'react-router';
 import { MAX_UPLOAD_TEXT, RETENTION_TEXT } from '@/lib/limits';
 
 export interface DocArticleDef {
-  slug: string;
+  slug: DocSlug;
   title: string;
   summary: string;
   body: () => React.ReactNode;

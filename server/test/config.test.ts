@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { loadScaleOutConfig } from '../src/config-scale-out.js';
+
+describe('settings from the environment', () => {
+  it('uses the embedded defaults when nothing is set, and treats an empty value as unset', () => {
+    for (const config of [loadConfig({}), loadConfig({ PORT: '', TRUST_PROXY: '', DOWNLOADS_ENABLED: '' })]) {
+      expect(config.port).toBe(5000);
+      expect(config.trustProxy).toBe(false);
+      expect(config.downloadsEnabled).toBe(true);
+      expect(config.jobTimeoutMs).toBe(300_000);
+      expect(config.guestRateLimit).toEqual({ max: 20, windowMs: 600_000 });
+      expect(config.scaleOut).toMatchObject({ queuePrefix: 'ai-editor', runEngines: true, workerLockMs: 30_000 });
+    }
+  });
+
+  it('reads numbers and booleans by one rule in both the server and the scale-out settings', () => {
+    const config = loadConfig({
+      PORT: '0',
+      JOB_TIMEOUT_MS: '1500',
+      TRUST_PROXY: '1',
+      DOWNLOADS_ENABLED: 'false',
+      WORKER_CONCURRENCY: '3',
+      RUN_ENGINES: 'true',
+      REDIS_URL: 'redis://localhost:6379',
+    });
+    expect(config).toMatchObject({ port: 0, jobTimeoutMs: 1500, trustProxy: true, downloadsEnabled: false });
+    expect(config.scaleOut).toMatchObject({ workerConcurrency: 3, runEngines: true });
+    expect(loadScaleOutConfig({ S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: '0' }, { workerThreads: 1 }).s3).toMatchObject({
+      forcePathStyle: false,
+    });
+  });
+
+  it('stops with an error naming each variable that breaks its rule', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow('PORT must be a whole number, got "abc"');
+    expect(() => loadConfig({ JOB_TIMEOUT_MS: '1.5' })).toThrow('JOB_TIMEOUT_MS must be a whole number');
+    expect(() => loadConfig({ ENGINE_HOSTS: '0' })).toThrow('ENGINE_HOSTS must be at least 1, got "0"');
+    expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow('TRUST_PROXY must be true or false, got "yes"');
+    expect(() => loadConfig({ WORKER_CONCURRENCY: '-2', RUN_ENGINES: 'maybe' })).toThrow(
+      /WORKER_CONCURRENCY must be at least 1, got "-2".*RUN_ENGINES must be true or false, got "maybe"/,
+    );
+  });
+});
