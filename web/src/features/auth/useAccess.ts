@@ -44,6 +44,7 @@ export function useAccess(operation: OperationId): Access {
   useEffect(
     () =>
       queryClient.getQueryCache().subscribe((event) => {
+        // Every job's key starts with '/api/images' (queries.job).
         if (event.type !== 'updated' || event.query.queryKey[0] !== queries.job(0).queryKey[0]) return;
         const data = event.query.state.data as { status?: string } | undefined;
         if (event.action.type === 'success' && data?.status === 'failed') {
