@@ -1,3 +1,4 @@
+import type { ClientConfig } from '@ai-editor/core';
 /**
  * Sign-in for the browser tests. `signIn(page)` makes the page's visitor a signed-in user the quick way: a new
  * account is minted in the server's Firebase Auth emulator through its REST API and its ID token is sent to
@@ -14,7 +15,7 @@ const GAPI_STAND_IN = fs.readFileSync(new URL('./gapi-stand-in.js', import.meta.
 
 /** The Auth emulator this server uses (from `GET /api/config`), once it answers. */
 export async function emulatorUrl(page: Page): Promise<string> {
-  const config = (await (await page.request.get('/api/config')).json()) as { auth: { emulatorUrl: string | null } };
+  const config = (await (await page.request.get('/api/config')).json()) as ClientConfig;
   const url = config.auth.emulatorUrl;
   if (!url) throw new Error('the server is not in emulator mode');
   await emulatorAnswers(url);

@@ -1,3 +1,4 @@
+import type { Me } from '@ai-editor/core';
 import { expect, test } from '@playwright/test';
 import { emulatorUrl, serveGoogleStandIns } from './auth-support';
 import { choosePhoto, fixture, skipTutorials, toast } from './tool-support';
@@ -93,6 +94,6 @@ test('guest, Google sign-in through the emulator popup, two uses, daily limit, d
     toast(page, 'Download Restricted', 'Please sign in with Google to download processed images.'),
   ).toBeVisible();
   expect(downloads).toHaveLength(0);
-  const me = (await (await page.request.get('/api/me')).json()) as { type: string };
+  const me = (await (await page.request.get('/api/me')).json()) as Me;
   expect(me.type).toBe('guest');
 });

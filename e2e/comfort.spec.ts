@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ClientConfig, Health, ImageJob } from '@ai-editor/core';
 import { test as base, expect, type Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import sharp from 'sharp';
@@ -27,9 +28,7 @@ const test = base.extend<object, { comfortServer: RunningServer }>({
           AUTH_EMULATOR_PORT: String(port + 1),
         },
       });
-      const config = (await (await fetch(`${server.url}/api/config`)).json()) as {
-        auth: { emulatorUrl: string | null };
-      };
+      const config = (await (await fetch(`${server.url}/api/config`)).json()) as ClientConfig;
       if (config.auth.emulatorUrl) await emulatorAnswers(config.auth.emulatorUrl, 200_000);
       await use(server);
       await server.stop();
@@ -43,10 +42,6 @@ const test = base.extend<object, { comfortServer: RunningServer }>({
 const OUT = path.join(import.meta.dirname, '../test-output/comfort');
 const shot = (name: string) => path.join(OUT, `${name}.png`);
 
-interface Health {
-  engines: { operation: string; name?: string; available: boolean }[];
-}
-
 /** A finished pencil-sketch job made through the API with the page's own session (so the page may see it). */
 async function sketchJob(page: Page, photo: string): Promise<number> {
   const res = await page.request.post('/api/images', {
@@ -56,9 +51,9 @@ async function sketchJob(page: Page, photo: string): Promise<number> {
     },
   });
   expect(res.status()).toBe(201);
-  const { id } = (await res.json()) as { id: number };
+  const { id } = (await res.json()) as ImageJob;
   await expect
-    .poll(async () => ((await (await page.request.get(`/api/images/${id}`)).json()) as { status: string }).status, {
+    .poll(async () => ((await (await page.request.get(`/api/images/${id}`)).json()) as ImageJob).status, {
       timeout: 120_000,
       intervals: [500],
     })

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { ImageJob } from '@ai-editor/core';
 import { expect, type Page, test } from '@playwright/test';
 import { allowUse, choosePhoto, expectResult, fixture, resizedPhoto, skipTutorials, toast } from './tool-support';
 
@@ -12,7 +13,7 @@ async function submit(page: Page, photo: string, operation: string, fields: Reco
     },
   });
   expect(res.status()).toBe(201);
-  return ((await res.json()) as { id: number }).id;
+  return ((await res.json()) as ImageJob).id;
 }
 
 test('pending shows a skeleton and progress, then the completed image and its download', async ({

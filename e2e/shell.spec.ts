@@ -1,3 +1,4 @@
+import type { ClientConfig } from '@ai-editor/core';
 import { expect, test } from '@playwright/test';
 
 test.describe('at 375 px', () => {
@@ -57,7 +58,7 @@ test.describe('at 1280 px', () => {
   });
 
   test('social links come from the server config and open in a new tab', async ({ page, request }) => {
-    const config = (await (await request.get('/api/config')).json()) as { socialLinks: Record<string, string> };
+    const config = (await (await request.get('/api/config')).json()) as ClientConfig;
     await page.goto('/');
     const links = page.getByRole('list', { name: 'Social links' }).getByRole('link');
     await expect(links).toHaveCount(Object.values(config.socialLinks).filter(Boolean).length);

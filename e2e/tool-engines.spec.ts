@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ClientConfig } from '@ai-editor/core';
 import { test as base, expect, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { emulatorAnswers } from '../server/test/support/emulator-accounts';
@@ -37,7 +38,7 @@ test.describe.configure({ mode: 'serial' });
 
 /** The Auth emulator starts beside the server and can take minutes on a busy machine; tests sign users in. */
 async function waitForSignIn(url: string): Promise<void> {
-  const config = (await (await fetch(`${url}/api/config`)).json()) as { auth: { emulatorUrl: string | null } };
+  const config = (await (await fetch(`${url}/api/config`)).json()) as ClientConfig;
   const emulator = config.auth.emulatorUrl;
   if (emulator) await emulatorAnswers(emulator, 200_000);
 }

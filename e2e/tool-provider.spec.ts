@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { ClientConfig } from '@ai-editor/core';
 import { test as base, expect } from '@playwright/test';
 import sharp from 'sharp';
 import { type Standin, startStandin } from '../server/test/replicate/standin';
@@ -25,9 +26,7 @@ const test = base.extend<object, { provider: { server: RunningServer; standin: S
           AUTH_EMULATOR_PORT: String(port + 1),
         },
       });
-      const config = (await (await fetch(`${server.url}/api/config`)).json()) as {
-        auth: { emulatorUrl: string | null };
-      };
+      const config = (await (await fetch(`${server.url}/api/config`)).json()) as ClientConfig;
       if (config.auth.emulatorUrl) await emulatorAnswers(config.auth.emulatorUrl, 200_000);
       await use({ server, standin });
       await server.stop();

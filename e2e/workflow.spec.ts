@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { ImageJob } from '@ai-editor/core';
 import { expect, type Page, test } from '@playwright/test';
 import { signIn } from './auth-support';
 import { choosePhoto, expectResult, fixture, resizedPhoto, seriousViolations, skipTutorials } from './tool-support';
@@ -88,7 +89,7 @@ test('a result chained into a second tool runs on exactly that result, with no n
   const firstResult = await bytesOf(page, `/api/images/${first}/result/0`);
   const secondInput = await bytesOf(page, `/api/images/${second}/original`);
   expect(secondInput.equals(firstResult)).toBe(true);
-  const job = (await (await page.request.get(`/api/images/${second}`)).json()) as { sourceImageId: number };
+  const job = (await (await page.request.get(`/api/images/${second}`)).json()) as ImageJob;
   expect(job.sourceImageId).toBe(first);
 });
 
@@ -139,7 +140,7 @@ test('the editor applies steps one after another, goes back to any step and down
   await expect(steps).toHaveCount(3, { timeout: 150_000 });
   const ids = new URL(page.url()).searchParams.get('steps')?.split(',').map(Number) ?? [];
   expect(ids[0]).toBe(firstId);
-  const second = (await (await page.request.get(`/api/images/${ids[1]}`)).json()) as { sourceImageId: number };
+  const second = (await (await page.request.get(`/api/images/${ids[1]}`)).json()) as ImageJob;
   expect(second.sourceImageId).toBe(firstId);
   await expect(steps.nth(2)).toContainText('Background Removal');
   await expect(steps.nth(2)).toHaveAttribute('aria-current', 'step');
@@ -175,10 +176,7 @@ test('Cancel on the tool page stops a running job: it shows as cancelled', async
   await page.getByTestId('cancel-job').click();
   await expect(page.getByTestId('job-error')).toHaveText('Cancelled');
   await expect(page.getByTestId('job-progress')).toHaveCount(0);
-  const job = (await (await page.request.get(`/api/images/${id}`)).json()) as {
-    status: string;
-    metadata: { errorCode?: string };
-  };
+  const job = (await (await page.request.get(`/api/images/${id}`)).json()) as ImageJob;
   expect([job.status, job.metadata.errorCode]).toEqual(['failed', 'CANCELLED']);
 });
 

@@ -1,3 +1,5 @@
+import type { ApiErrorBody } from './api/errors.js';
+
 /**
  * The error catalogue: every message the product shows, with its code, the toast title that belongs to it and
  * the HTTP status the API answers with. The texts are the product's own (docs/product.md#messages).
@@ -211,12 +213,6 @@ export const NOTICES = {
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;
-
-/** The body of every API error. */
-export interface ApiErrorBody {
-  code: ErrorCode;
-  message: string;
-}
 
 export function errorMessage(code: ErrorCode, vars: Record<string, string | number> = {}): string {
   return ERRORS[code].message.replace(/\{(\w+)\}/g, (whole, name: string) =>

@@ -1,4 +1,4 @@
-export * from './auth.js';
+export * from './api/index.js';
 export * from './contact.js';
 export * from './errors.js';
 export * from './limits.js';

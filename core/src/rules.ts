@@ -1,3 +1,4 @@
+import type { OperationUsage, UserType } from './api/me.js';
 import { LIMITS } from './limits.js';
 import { getOperation, type OperationId } from './operations.js';
 
@@ -5,7 +6,6 @@ import { getOperation, type OperationId } from './operations.js';
  * The product's rules (docs/product.md#upload-rules, #rules), defined once: the server enforces them, the web app mirrors them so that it
  * can say no before uploading. Limits are passed in because the server may configure them.
  */
-export type UserType = 'guest' | 'authenticated';
 
 /** The account menu's label for each user type (docs/product.md#rules). */
 export const USER_TYPE_LABELS: Record<UserType, string> = { guest: 'Guest', authenticated: 'Free User' };
@@ -32,14 +32,6 @@ export function utcDay(now: Date = new Date()): string {
 /** The next midnight UTC, when today's uses reset. */
 export function nextUtcMidnight(now: Date = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-}
-
-/** One operation's uses today, as `GET /api/me` reports them (limit null: not counted, e.g. a guest's). */
-export interface OperationUsage {
-  allowed: boolean;
-  used: number;
-  limit: number | null;
-  left: number | null;
 }
 
 export function operationUsage(

@@ -1,8 +1,8 @@
 import { AppError, type OperationId } from '@ai-editor/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
-import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type DatabaseHandle, openDatabase } from './adapters/db.js';
 import type { EnginePool } from './adapters/engine-pool.js';
 import type { JobQueue } from './adapters/queue.js';
@@ -17,8 +17,8 @@ import { contactRoutes } from './routes/contact.js';
 import { healthRoutes } from './routes/health.js';
 import { imageRoutes } from './routes/images.js';
 import { libraryRoutes } from './routes/library.js';
+import { registerOpenApi } from './routes/openapi.js';
 import { recommendationRoutes } from './routes/recommendations.js';
-import { errorSchema } from './routes/schemas.js';
 import { selectObjectRoutes } from './routes/select-object.js';
 import { sessionRoutes } from './routes/session.js';
 import { webRoutes } from './routes/web.js';
@@ -82,20 +82,14 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
   const jobs = new JobService({ images, storage, registry, queue, pool, config, log: app.log });
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: 'AI Editor API',
-        version: '1.0.0',
-        description: 'Upload a photo, pick an operation, get a PNG back.',
-      },
-    },
-  });
+  // Routes validate and serialise with the zod schemas of core/src/api, which also make /api/openapi.json.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await registerOpenApi(app);
   await app.register(fastifyCookie, { secret: sessionSecret(config.sessionSecret, config.dataDir) });
   await app.register(fastifyMultipart, {
     limits: { fileSize: config.maxUploadBytes, files: 3, fields: 40, fieldSize: 64 * 1024, parts: 45 },
   });
-  app.addSchema({ $id: 'Error', ...errorSchema });
   registerSessions(app);
   app.setErrorHandler(errorHandler);
   const limiters = selectRateLimiters(config, app.log);

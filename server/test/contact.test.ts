@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryRateLimiter } from '../src/adapters/rate-limiter.js';
 import { type ContactMessage, contactRoutes } from '../src/routes/contact.js';
@@ -8,6 +9,9 @@ type Stored = ContactMessage & { ip: string };
 async function makeApp(max = 5) {
   const stored: Stored[] = [];
   const app = Fastify();
+  // As the real app (app.ts): routes validate and serialise with their zod schemas.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   // The real app answers AppErrors as { code, message } with their status; do the same here.
   app.setErrorHandler((err: Error & { status?: number; code?: string }, _req, reply) => {
     reply.code(err.status ?? 500).send({ code: err.code, message: err.message });

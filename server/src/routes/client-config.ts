@@ -1,13 +1,21 @@
-import { LIMITS } from '@ai-editor/core';
+import { clientConfigSchema, LIMITS } from '@ai-editor/core';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
 import { publicAuthConfig } from '../services/auth/config.js';
 
 /** What the browser needs to know about this deployment, read at run time so one build serves any deployment. */
 export function clientConfigRoutes(app: FastifyInstance, config: Config) {
-  app.get(
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/config',
-    { schema: { summary: 'Settings the web app reads at start', tags: ['config'] } },
+    {
+      schema: {
+        operationId: 'getConfig',
+        summary: 'Settings the web app reads at start',
+        tags: ['config'],
+        response: { 200: clientConfigSchema },
+      },
+    },
     async () => ({
       limits: {
         ...LIMITS,

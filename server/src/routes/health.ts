@@ -1,5 +1,6 @@
-import { getOperation } from '@ai-editor/core';
+import { getOperation, healthSchema } from '@ai-editor/core';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DatabaseHandle } from '../adapters/db.js';
 import type { EnginePool } from '../adapters/engine-pool.js';
 import type { JobQueue } from '../adapters/queue.js';
@@ -18,9 +19,16 @@ export interface HealthDeps {
 
 /** The live state of every part, for the status page and for monitoring. 503 when a part is down. */
 export function healthRoutes(app: FastifyInstance, deps: HealthDeps) {
-  app.get(
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/health',
-    { schema: { summary: 'State of the database, storage, queue and engines', tags: ['health'] } },
+    {
+      schema: {
+        operationId: 'getHealth',
+        summary: 'State of the database, storage, queue and engines',
+        tags: ['health'],
+        response: { 200: healthSchema, 503: healthSchema.describe('Some part is down: the same body') },
+      },
+    },
     async (_request, reply) => {
       const [database, storage, queueOk, queueStats] = await Promise.all([
         deps.database.ping(),
@@ -39,7 +47,7 @@ export function healthRoutes(app: FastifyInstance, deps: HealthDeps) {
       const ok = database && storage.ok && queueOk;
       reply.code(ok ? 200 : 503);
       return {
-        status: ok ? 'ok' : 'degraded',
+        status: ok ? ('ok' as const) : ('degraded' as const),
         database: { ok: database, kind: deps.database.kind },
         storage: { ...storage, kind: deps.storage.kind },
         queue: { ok: queueOk, kind: deps.queue.kind, ...queueStats },

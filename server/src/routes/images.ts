@@ -1,17 +1,31 @@
-import { AppError, checkOutputSize, getOperation, isOperationId, type OperationId, parseParams } from '@ai-editor/core';
+import {
+  AppError,
+  checkOutputSize,
+  getOperation,
+  type ImageJob,
+  imageJobSchema,
+  type JobStatus,
+  jobIdParams,
+  type OperationId,
+  parseParams,
+  resultFileParams,
+  submitFormSchema,
+  submitQuery,
+} from '@ai-editor/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
 import type { JobService, JobSource } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { ownerOf } from '../services/sessions.js';
 import { checkFiles, readSubmission, type UploadLimits } from '../services/uploads.js';
-import { fileParams, idParams, imageSchema } from './schemas.js';
+import { fileResponse, streamedBody } from './schemas.js';
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
-/** The API's view of a job (SPEC §7's fields, plus timestamps and every output). */
-export async function imageView(row: ImageRow, jobs: JobService) {
+/** The API's view of a job (its shape: imageJobSchema in core). */
+export async function imageView(row: ImageRow, jobs: JobService): Promise<ImageJob> {
   const base = `/api/images/${row.id}`;
   const purged = row.purgedAt !== null;
   const processedUrls = purged ? [] : row.resultKeys.map((_, i) => `${base}/result/${i}`);
@@ -19,14 +33,14 @@ export async function imageView(row: ImageRow, jobs: JobService) {
   return {
     id: row.id,
     operation: row.operation,
-    status: row.status,
+    status: row.status as JobStatus,
     originalUrl: row.originalKey && !purged ? `${base}/original` : null,
     processedUrl: processedUrls[0] ?? null,
     processedUrls,
     downloadUrls: processedUrls.map((_, i) => `${base}/download/${i}`),
     parameters: row.parameters,
     metadata: {
-      ...row.metadata,
+      ...(row.metadata as ImageJob['metadata']),
       ...(position !== undefined && { queuePosition: position }),
       ...(purged && { expired: true }),
     },
@@ -62,24 +76,23 @@ export interface ImageRouteDeps {
   beforeDownload?: (request: FastifyRequest, row: ImageRow, attachment: boolean) => Promise<void>;
 }
 
-export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
+export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
   const { jobs, storage, limits } = deps;
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.post(
     '/api/images',
     {
       schema: {
+        operationId: 'submitJob',
         summary: 'Submit a job (multipart form)',
         tags: ['images'],
         consumes: ['multipart/form-data'],
-        querystring: {
-          type: 'object',
-          properties: {
-            operation: { type: 'string', description: 'The operation, so that guest rules answer before the upload' },
-          },
-        },
-        response: { 201: imageSchema },
+        querystring: submitQuery,
+        body: submitFormSchema,
+        response: { 201: imageJobSchema },
       },
+      validatorCompiler: streamedBody,
     },
     async (request, reply) => {
       // Who may ask for what is answered as soon as the operation is known, before the upload is read.
@@ -112,23 +125,32 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/api/images/:id',
-    { schema: { summary: 'A job and its status', tags: ['images'], params: idParams, response: { 200: imageSchema } } },
+    {
+      schema: {
+        operationId: 'getJob',
+        summary: 'A job and its status',
+        tags: ['images'],
+        params: jobIdParams,
+        response: { 200: imageJobSchema },
+      },
+    },
     async (request) => {
       const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
       return imageView(row, jobs);
     },
   );
 
-  app.post<{ Params: { id: string } }>(
+  app.post(
     '/api/images/:id/cancel',
     {
       schema: {
+        operationId: 'cancelJob',
         summary: 'Cancel a pending or running job (it ends failed, "Cancelled"; the use is given back)',
         tags: ['images'],
-        params: idParams,
-        response: { 200: imageSchema },
+        params: jobIdParams,
+        response: { 200: imageJobSchema },
       },
     },
     async (request) => imageView(await jobs.cancel(Number(request.params.id), ownerOf(request)), jobs),
@@ -147,9 +169,17 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
     return reply.send(bytes);
   }
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/api/images/:id/original',
-    { schema: { summary: 'The uploaded photo', tags: ['files'], params: idParams } },
+    {
+      schema: {
+        operationId: 'getOriginal',
+        summary: 'The uploaded photo',
+        tags: ['files'],
+        params: jobIdParams,
+        response: { 200: fileResponse('image/*', 'The photo as uploaded') },
+      },
+    },
     async (request, reply) => {
       const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
       return sendFile(reply, row, row.originalKey, false);
@@ -159,9 +189,17 @@ export function imageRoutes(app: FastifyInstance, deps: ImageRouteDeps) {
   for (const download of [false, true]) {
     const path = download ? '/api/images/:id/download/:index' : '/api/images/:id/result/:index';
     const summary = download ? 'A result PNG as an attachment' : 'A result PNG';
-    app.get<{ Params: { id: string; index: string } }>(
+    app.get(
       path,
-      { schema: { summary, tags: ['files'], params: fileParams } },
+      {
+        schema: {
+          operationId: download ? 'downloadResult' : 'getResult',
+          summary,
+          tags: ['files'],
+          params: resultFileParams,
+          response: { 200: fileResponse('image/png', summary) },
+        },
+      },
       async (request, reply) => {
         const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
         await deps.beforeDownload?.(request, row, download);

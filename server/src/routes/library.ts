@@ -1,10 +1,13 @@
+import { deletedSchema, jobIdParams, type LibraryItem, libraryPageSchema, libraryQuery } from '@ai-editor/core';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { ImageRow } from '../db/schema.js';
 import type { JobService } from '../services/jobs.js';
 import type { LibraryService } from '../services/library.js';
 import { ownerOf } from '../services/sessions.js';
 import { imageView } from './images.js';
-import { idParams, imageSchema } from './schemas.js';
+import { fileResponse } from './schemas.js';
 
 export interface LibraryRouteDeps {
   jobs: JobService;
@@ -13,28 +16,12 @@ export interface LibraryRouteDeps {
   retentionHours: number;
 }
 
-const listItemSchema = {
-  ...imageSchema,
-  properties: {
-    ...imageSchema.properties,
-    thumbnailUrl: { type: ['string', 'null'] },
-    expiresAt: { type: 'string', format: 'date-time', description: 'When the photo and its results are deleted' },
-  },
-} as const;
-
-const listQuery = {
-  type: 'object',
-  properties: {
-    cursor: { type: 'string', pattern: '^[0-9]{0,12}$', description: 'nextCursor of the previous page' },
-    limit: { type: 'integer', minimum: 1, maximum: 50, default: 20 },
-  },
-} as const;
-
 /** My images: `GET /api/images` (a page of my jobs), `DELETE /api/images/:id`, `DELETE /api/images` (all). */
-export function libraryRoutes(app: FastifyInstance, deps: LibraryRouteDeps) {
+export function libraryRoutes(fastify: FastifyInstance, deps: LibraryRouteDeps) {
   const { jobs, library } = deps;
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  const listItem = async (row: ImageRow) => {
+  const listItem = async (row: ImageRow): Promise<LibraryItem> => {
     const hasPicture = !row.purgedAt && Boolean(row.resultKeys[0] || row.originalKey);
     return {
       ...(await imageView(row, jobs)),
@@ -44,23 +31,15 @@ export function libraryRoutes(app: FastifyInstance, deps: LibraryRouteDeps) {
     };
   };
 
-  app.get<{ Querystring: { cursor?: string; limit: number } }>(
+  app.get(
     '/api/images',
     {
       schema: {
+        operationId: 'listMyImages',
         summary: 'My images: my jobs, newest first, one page at a time',
         tags: ['library'],
-        querystring: listQuery,
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              items: { type: 'array', items: listItemSchema },
-              nextCursor: { type: ['integer', 'null'], description: 'Pass as cursor for the next page' },
-            },
-            required: ['items', 'nextCursor'],
-          },
-        },
+        querystring: libraryQuery,
+        response: { 200: libraryPageSchema },
       },
     },
     async (request) => {
@@ -70,14 +49,15 @@ export function libraryRoutes(app: FastifyInstance, deps: LibraryRouteDeps) {
     },
   );
 
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     '/api/images/:id',
     {
       schema: {
+        operationId: 'deleteMyImage',
         summary: 'Delete one of my jobs now: its files and its record',
         tags: ['library'],
-        params: idParams,
-        response: { 204: { type: 'null' } },
+        params: jobIdParams,
+        response: { 204: z.undefined().describe('Deleted') },
       },
     },
     async (request, reply) => {
@@ -90,21 +70,24 @@ export function libraryRoutes(app: FastifyInstance, deps: LibraryRouteDeps) {
     '/api/images',
     {
       schema: {
+        operationId: 'deleteAllMyImages',
         summary: 'Delete all of my jobs now',
         tags: ['library'],
-        response: { 200: { type: 'object', properties: { deleted: { type: 'integer' } }, required: ['deleted'] } },
+        response: { 200: deletedSchema },
       },
     },
     async (request) => ({ deleted: await library.removeAll(ownerOf(request)) }),
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/api/images/:id/thumbnail',
     {
       schema: {
+        operationId: 'getThumbnail',
         summary: 'A small WebP of the result (or of the photo while it runs)',
         tags: ['files'],
-        params: idParams,
+        params: jobIdParams,
+        response: { 200: fileResponse('image/webp', 'The thumbnail') },
       },
     },
     async (request, reply) => {

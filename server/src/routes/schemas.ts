@@ -1,46 +1,36 @@
-/** JSON schemas of the API, for validation and the OpenAPI document (/api/openapi.json). */
-export const errorSchema = {
-  type: 'object',
-  properties: { code: { type: 'string' }, message: { type: 'string' } },
-  required: ['code', 'message'],
-} as const;
+import { AppError } from '@ai-editor/core';
+import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 
-export const idParams = {
-  type: 'object',
-  properties: { id: { type: 'string', pattern: '^[0-9]{1,12}$' } },
-  required: ['id'],
-} as const;
+/**
+ * For multipart routes: the form is read as a stream and checked by the route (uploads.ts, parseParams), so its
+ * body schema documents the form and validates nothing; the other parts are validated as everywhere.
+ */
+export function streamedBody(route: FastifyRouteSchemaDef<unknown>): FastifyValidationResult {
+  return route.httpPart === 'body' ? () => ({ value: undefined }) : validatorCompiler(zodRoute(route));
+}
 
-export const fileParams = {
-  type: 'object',
-  properties: { id: { type: 'string', pattern: '^[0-9]{1,12}$' }, index: { type: 'string', pattern: '^[0-9]{1,2}$' } },
-  required: ['id', 'index'],
-} as const;
+/** Validates a JSON body and refuses with INVALID_PARAMETER naming the first bad field, as forms show it. */
+export function fieldErrors(route: FastifyRouteSchemaDef<unknown>): FastifyValidationResult {
+  if (route.httpPart !== 'body') return validatorCompiler(zodRoute(route));
+  const schema = zodRoute(route).schema;
+  return (data) => {
+    const parsed = schema.safeParse(data ?? {});
+    if (parsed.success) return { value: parsed.data };
+    const issue = parsed.error.issues[0];
+    return {
+      error: new AppError('INVALID_PARAMETER', {
+        field: String(issue?.path[0] ?? 'body'),
+        reason: issue?.message ?? 'invalid',
+      }),
+    };
+  };
+}
 
-const nullableString = { type: ['string', 'null'] } as const;
+const zodRoute = (route: FastifyRouteSchemaDef<unknown>) => route as FastifyRouteSchemaDef<z.ZodType>;
 
-export const imageSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    operation: { type: 'string' },
-    status: { type: 'string', enum: ['pending', 'completed', 'failed'] },
-    originalUrl: nullableString,
-    processedUrl: nullableString,
-    processedUrls: { type: 'array', items: { type: 'string' } },
-    downloadUrls: { type: 'array', items: { type: 'string' } },
-    parameters: { type: 'object', additionalProperties: true },
-    metadata: {
-      type: 'object',
-      additionalProperties: true,
-      description:
-        'While pending: stage, percent (where known), queuePosition. When failed: error (the message to show) and, where the error catalogue has one, errorCode.',
-    },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
-    completedAt: nullableString,
-    sourceImageId: { type: ['integer', 'null'], description: "The job whose result was this job's photo" },
-    sourceIndex: { type: ['integer', 'null'] },
-  },
-  required: ['id', 'operation', 'status', 'originalUrl', 'processedUrl', 'metadata', 'createdAt'],
-} as const;
+/** A response that is a file, not JSON. */
+export function fileResponse(contentType: string, description: string) {
+  return { description, content: { [contentType]: { schema: z.any().meta({ type: 'string', format: 'binary' }) } } };
+}

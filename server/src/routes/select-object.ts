@@ -1,11 +1,13 @@
-import { AppError, getOperation } from '@ai-editor/core';
+import { AppError, getOperation, selectObjectFormSchema, submitQuery } from '@ai-editor/core';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { EnginePool } from '../adapters/engine-pool.js';
 import { memoryRateLimiter, type RateLimiter } from '../adapters/rate-limiter.js';
 import type { JobService } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { parsePrompt, selectObjectMask } from '../services/select-object-api.js';
 import { checkImage, readSubmission, type UploadedFile, type UploadLimits } from '../services/uploads.js';
+import { fileResponse, streamedBody } from './schemas.js';
 
 export interface SelectObjectRouteDeps {
   jobs: JobService;
@@ -29,10 +31,11 @@ export const SELECT_RATE_LIMIT = { max: 30, windowMs: 60_000 };
  */
 export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRouteDeps) {
   const limiter = deps.limiter ?? memoryRateLimiter(SELECT_RATE_LIMIT);
-  app.post(
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/select-object',
     {
       schema: {
+        operationId: 'selectObject',
         summary: 'Select the object at a point or in a box (multipart form); answers a PNG mask',
         description:
           'Fields: file (the photo), operation (object-removal or image-inpainting), and x, y or x0, y0, x1, y1 in ' +
@@ -40,8 +43,11 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
           'little so that removal leaves no halo. Uses no daily allowance; rate-limited.',
         tags: ['images'],
         consumes: ['multipart/form-data'],
-        produces: ['image/png'],
+        querystring: submitQuery,
+        body: selectObjectFormSchema,
+        response: { 200: fileResponse('image/png', 'The mask: white where selected') },
       },
+      validatorCompiler: streamedBody,
     },
     async (request, reply) => {
       // Who may ask is answered as soon as the operation is known, before the photo is read.

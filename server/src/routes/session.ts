@@ -1,27 +1,22 @@
 import {
   AppError,
+  type Me,
   mayDownload,
+  meSchema,
   nextUtcMidnight,
   OPERATION_IDS,
   type OperationUsage,
   operationUsage,
+  signInBody,
   type UserType,
 } from '@ai-editor/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Auth } from '../services/auth/index.js';
 import { startNewSession } from '../services/sessions.js';
 
 /** `GET /api/me`: who the visitor is and what they may do today; the web app's auth state comes from here. */
-export interface MeView {
-  user: { uid: string; name: string | null; email: string | null; photoURL: string | null } | null;
-  type: UserType;
-  canDownload: boolean;
-  usage: Record<string, OperationUsage>;
-  /** When today's uses reset (next midnight UTC); null for guests, who are not counted. */
-  resetsAt: string | null;
-}
-
-export async function meView(request: FastifyRequest, auth: Auth): Promise<MeView> {
+export async function meView(request: FastifyRequest, auth: Auth): Promise<Me> {
   const user = request.authUser;
   const type: UserType = user ? 'authenticated' : 'guest';
   const used = user ? await auth.usage.today(user.uid) : {};
@@ -38,50 +33,18 @@ export async function meView(request: FastifyRequest, auth: Auth): Promise<MeVie
   };
 }
 
-const usageSchema = {
-  type: 'object',
-  properties: {
-    allowed: { type: 'boolean' },
-    used: { type: 'integer' },
-    limit: { type: ['integer', 'null'] },
-    left: { type: ['integer', 'null'] },
-  },
-} as const;
-
-const meSchema = {
-  type: 'object',
-  properties: {
-    user: {
-      type: ['object', 'null'],
-      properties: {
-        uid: { type: 'string' },
-        name: { type: ['string', 'null'] },
-        email: { type: ['string', 'null'] },
-        photoURL: { type: ['string', 'null'] },
-      },
-    },
-    type: { type: 'string', enum: ['guest', 'authenticated'] },
-    canDownload: { type: 'boolean' },
-    usage: { type: 'object', additionalProperties: usageSchema },
-    resetsAt: { type: ['string', 'null'], format: 'date-time' },
-  },
-  required: ['user', 'type', 'canDownload', 'usage', 'resetsAt'],
-} as const;
-
 /** Sign-in binds the session cookie to the verified user; sign-out unbinds it (docs/product.md#sessions). */
-export function sessionRoutes(app: FastifyInstance, auth: Auth) {
-  app.post<{ Body: { idToken?: string } | undefined }>(
+export function sessionRoutes(fastify: FastifyInstance, auth: Auth) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.post(
     '/api/session',
     {
       schema: {
+        operationId: 'signIn',
         summary: 'Sign in: verify a Firebase ID token and bind this session to its user',
         description: 'Send `{ "idToken": "..." }` (or the token as `Authorization: Bearer`). A bad token is a 401.',
         tags: ['auth'],
-        body: {
-          type: ['object', 'null'],
-          properties: { idToken: { type: 'string', minLength: 1, maxLength: 16_384 } },
-          additionalProperties: false,
-        },
+        body: signInBody,
         response: { 200: meSchema },
       },
     },
@@ -101,7 +64,14 @@ export function sessionRoutes(app: FastifyInstance, auth: Auth) {
 
   app.delete(
     '/api/session',
-    { schema: { summary: 'Sign out: unbind this session', tags: ['auth'], response: { 200: meSchema } } },
+    {
+      schema: {
+        operationId: 'signOut',
+        summary: 'Sign out: unbind this session',
+        tags: ['auth'],
+        response: { 200: meSchema },
+      },
+    },
     async (request, reply) => {
       await auth.sessions.unbind(request.sessionId);
       startNewSession(request, reply);
@@ -115,6 +85,7 @@ export function sessionRoutes(app: FastifyInstance, auth: Auth) {
     '/api/me',
     {
       schema: {
+        operationId: 'getMe',
         summary: 'The visitor: user, type, uses per operation today and when they reset',
         tags: ['auth'],
         response: { 200: meSchema },

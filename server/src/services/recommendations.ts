@@ -1,4 +1,4 @@
-import { AppError, getOperation, type OperationId } from '@ai-editor/core';
+import { AppError, getOperation, type OperationId, type Recommendation } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
 import type { EnginePool } from '../adapters/engine-pool.js';
@@ -7,13 +7,6 @@ import type { RawImage } from '../engines/shared/image.js';
 import { estimateNoiseSigma } from '../engines/shared/nlmeans.js';
 import type { Owner } from '../repositories/images.js';
 import type { JobService } from './jobs.js';
-
-/** A suggestion shown on the 'Try Now' card: which tool, why, and how sure we are (0 to 1). */
-export interface Recommendation {
-  operationId: OperationId;
-  reason: string;
-  confidence: number;
-}
 
 /** What the rules look at, measured on the uploaded photo. */
 export interface PhotoAnalysis {

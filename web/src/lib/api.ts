@@ -1,16 +1,14 @@
+import type { ApiErrorBody } from '@ai-editor/core';
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
 
-/** SPEC §8: a non-OK response throws '{status}: {body text or status text}'. */
-export async function throwIfResNotOk(res: Response): Promise<void> {
-  if (!res.ok) {
-    const text = (await res.text()) || res.statusText;
-    throw new ApiError(res.status, `${res.status}: ${text}`);
-  }
-}
-
+/**
+ * A non-OK answer: its status and, when the server sent one, its `{ code, message }` body. The message is
+ * '{status}: {body text or status text}', as the product shows it.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
+    readonly body: ApiErrorBody | undefined,
     message: string,
   ) {
     super(message);
@@ -18,19 +16,27 @@ export class ApiError extends Error {
   }
 }
 
-/** The `{ code, message }` body of an API error, when the text is one. */
-export function apiErrorBody(err: unknown): { code?: string; message?: string } | undefined {
-  if (!(err instanceof Error)) return undefined;
-  const json = err.message.slice(err.message.indexOf(':') + 1).trim();
+/**
+ * The `{ code, message }` of an error answer. Checked by shape only: the catalogue and zod stay out of the landing
+ * page's JavaScript, and the server sends no other codes.
+ */
+function errorBody(text: string): ApiErrorBody | undefined {
   try {
-    const body = JSON.parse(json) as unknown;
-    return typeof body === 'object' && body !== null ? (body as { code?: string; message?: string }) : undefined;
+    const body = JSON.parse(text) as Partial<Record<keyof ApiErrorBody, unknown>> | null;
+    return typeof body?.code === 'string' && typeof body.message === 'string' ? (body as ApiErrorBody) : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** A JSON request with the session cookie; throws like the default loader on non-OK answers. */
+export async function throwIfResNotOk(res: Response): Promise<void> {
+  if (!res.ok) {
+    const text = (await res.text()) || res.statusText;
+    throw new ApiError(res.status, errorBody(text), `${res.status}: ${text}`);
+  }
+}
+
+/** A JSON request with the session cookie; throws an ApiError on non-OK answers. */
 export async function apiRequest(method: string, url: string, body?: unknown): Promise<Response> {
   const res = await fetch(url, {
     method,
@@ -42,9 +48,16 @@ export async function apiRequest(method: string, url: string, body?: unknown): P
   return res;
 }
 
+/** GET with the session cookie, parsed as JSON; throws an ApiError on non-OK answers. */
+export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  const res = await fetch(url, { credentials: 'include', signal });
+  await throwIfResNotOk(res);
+  return (await res.json()) as T;
+}
+
 type UnauthorizedBehavior = 'returnNull' | 'throw';
 
-/** SPEC §7 default data loader: GET the path in the query key, with cookies, parsed as JSON. */
+/** The default data loader: GET the path in the query key, with cookies, parsed as JSON. */
 export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T> {
   return async ({ queryKey, signal }) => {
     const res = await fetch(queryKey.join('/'), { credentials: 'include', signal });
@@ -54,7 +67,7 @@ export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFu
   };
 }
 
-/** SPEC §7: no retries, no refetch on focus or interval, never stale; mutations do not retry. */
+/** No retries, no refetch on focus or interval, never stale; mutations do not retry. */
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Page } from '@/components/layout/Page';
 import { Skeleton } from '@/components/ui/skeleton';
+import { queries } from '@/lib/queries';
 
 type Json = Record<string, unknown>;
 interface OpenApiOperation {
@@ -112,7 +113,8 @@ function Endpoint({ method, path, op }: { method: string; path: string; op: Open
 
 /** The API reference, rendered from the server's OpenAPI document (generated from its route schemas). */
 export default function ApiDocs() {
-  const { data, isPending, isError } = useQuery<OpenApiDoc>({ queryKey: ['/api/openapi.json'] });
+  const { data: doc, isPending, isError } = useQuery(queries.openApi());
+  const data = doc as OpenApiDoc | undefined;
   const endpoints = Object.entries(data?.paths ?? {}).flatMap(([path, item]) =>
     METHODS.filter((m) => item[m]).map((m) => ({ method: m, path, op: item[m] as OpenApiOperation })),
   );

@@ -7,7 +7,7 @@ import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
 import { Input, Label, Textarea } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { apiErrorBody, apiRequest } from '@/lib/api';
+import { ApiError, apiRequest } from '@/lib/api';
 
 const EMPTY: ContactInput = { name: '', email: '', message: '' };
 
@@ -24,7 +24,8 @@ export default function Contact() {
       toast({
         variant: 'destructive',
         title: 'Error',
-        description: apiErrorBody(err)?.message ?? 'Your message could not be sent. Please try again.',
+        description:
+          (err instanceof ApiError && err.body?.message) || 'Your message could not be sent. Please try again.',
       });
     },
   });

@@ -1,4 +1,11 @@
-import { ACCEPTED_MIME_TYPES, errorMessage, getOperation, type Operation, type OperationId } from '@ai-editor/core';
+import {
+  ACCEPTED_MIME_TYPES,
+  errorMessage,
+  getOperation,
+  type ImageJob,
+  type Operation,
+  type OperationId,
+} from '@ai-editor/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Download, Loader2, RotateCcw, Sparkles, X } from 'lucide-react';
 import { useRef, useState } from 'react';
@@ -8,9 +15,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { usePhotoTools } from '@/features/library/usePhotoTools';
-import { fetchBlob, fetchJob, type ImageJob, type JobSource, jobKey } from '@/features/tool/jobs';
+import { fetchBlob, type JobSource } from '@/features/tool/jobs';
 import { PageFileTarget } from '@/features/tool/PageFileTarget';
-import type { Recommendation } from '@/features/tool/RecommendationCard';
 import { CHECKERBOARD, resultFileName } from '@/features/tool/ResultCard';
 import { ToolWorkspace } from '@/features/tool/ToolWorkspace';
 import { UploadArea, useObjectUrl } from '@/features/tool/UploadArea';
@@ -18,6 +24,7 @@ import { useAccess } from '@/features/tool/useAccess';
 import { useDownload } from '@/features/tool/useDownload';
 import { useLimits } from '@/features/tool/useLimits';
 import { refusePhoto, takeOnePhoto } from '@/features/tool/usePhotoIntake';
+import { queries } from '@/lib/queries';
 import { cn } from '@/lib/utils';
 
 /** `?steps=12,15.1`: the jobs of the chain, each `id` or `id.index` (which of its results the next step took). */
@@ -54,8 +61,7 @@ export default function Editor() {
 
   const jobs = useQueries({
     queries: steps.map((s) => ({
-      queryKey: jobKey(s.id),
-      queryFn: ({ signal }: { signal: AbortSignal }) => fetchJob(s.id, signal),
+      ...queries.job(s.id),
     })),
   });
   const first = jobs[0]?.data;
@@ -290,8 +296,8 @@ function NextStep({
   const tools = usePhotoTools();
   const id = recommendationsOf?.id;
   // The server's suggestions are already the tools a visitor can run next here (services/recommendations.ts).
-  const { data: suggested = [], isFetching } = useQuery<Recommendation[]>({
-    queryKey: ['/api/images', String(id), `recommendations${ofResult ? '?of=result' : ''}`],
+  const { data: suggested = [], isFetching } = useQuery({
+    ...queries.recommendations(id ?? 0, ofResult ? 'result' : 'photo'),
     enabled: id !== undefined,
   });
   return (

@@ -1,4 +1,4 @@
-import { errorMessage, getOperation, LIMITS } from '@ai-editor/core';
+import { errorMessage, getOperation, LIMITS, type LibraryItem } from '@ai-editor/core';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, CheckCircle2, ExternalLink, ImageOff, Loader2, Trash2 } from 'lucide-react';
 import { useState } from 'react';
@@ -7,17 +7,11 @@ import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { useMe } from '@/features/auth/api';
-import {
-  deleteAllImages,
-  deleteImage,
-  fetchLibraryPage,
-  LIBRARY_KEY,
-  type LibraryItem,
-  type LibraryPage,
-} from '@/features/library/api';
+import { deleteAllImages, deleteImage } from '@/features/library/api';
 import { UseInTool } from '@/features/library/UseInTool';
 import { jobPercent } from '@/features/tool/jobs';
 import { CHECKERBOARD } from '@/features/tool/ResultCard';
+import { queries } from '@/lib/queries';
 import { useServerConfig } from '@/lib/server';
 import { cn } from '@/lib/utils';
 
@@ -41,12 +35,8 @@ export default function MyImages() {
   const { data: me } = useMe();
   const { data: config } = useServerConfig();
   const hours = config?.limits?.retentionHours ?? LIMITS.retentionHours;
-  const key = [...LIBRARY_KEY, me?.user?.uid ?? 'guest'];
   const query = useInfiniteQuery({
-    queryKey: key,
-    queryFn: ({ pageParam, signal }) => fetchLibraryPage(pageParam, signal),
-    initialPageParam: null as number | null,
-    getNextPageParam: (last: LibraryPage) => last.nextCursor,
+    ...queries.library(me?.user?.uid ?? 'guest'),
     refetchInterval: (q) =>
       q.state.data?.pages.some((p) => p.items.some((i) => i.status === 'pending')) ? LIMITS.pollIntervalToolMs : false,
   });
@@ -58,7 +48,7 @@ export default function MyImages() {
     setDeleting(item.id);
     try {
       await deleteImage(item.id);
-      queryClient.removeQueries({ queryKey: ['/api/images', String(item.id)] });
+      queryClient.removeQueries(queries.job(item.id));
       await query.refetch();
       toast({ title: 'Deleted', description: `${nameOf(item)} and its photo were deleted.` });
     } catch {

@@ -1,4 +1,4 @@
-import { errorMessage, getOperation, LIMITS, NOTICES, type OperationId } from '@ai-editor/core';
+import { errorMessage, getOperation, type ImageJob, LIMITS, NOTICES, type OperationId } from '@ai-editor/core';
 import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, ArrowLeft, CheckCircle2, Download, Loader2, RotateCcw } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -11,11 +11,12 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { UseInTool } from '@/features/library/UseInTool';
 import { CancelJobButton } from '@/features/tool/CancelJobButton';
-import { type ImageJob, jobKey, jobPercent, stageLabel } from '@/features/tool/jobs';
+import { jobPercent, stageLabel } from '@/features/tool/jobs';
 import { ResultGallery, resultUrls } from '@/features/tool/ResultCard';
 import { ResultView } from '@/features/tool/ResultView';
 import { useAccess } from '@/features/tool/useAccess';
 import { useDownload } from '@/features/tool/useDownload';
+import { queries } from '@/lib/queries';
 import { cn } from '@/lib/utils';
 
 /** 'image/png' → 'png'; png when the type is missing. */
@@ -36,8 +37,8 @@ function downloadName(blob: Blob, index: number): string {
 export default function ResultPage() {
   const [search] = useSearchParams();
   const id = search.get('id');
-  const { data: job, error } = useQuery<ImageJob>({
-    queryKey: jobKey(id ?? ''),
+  const { data: job, error } = useQuery({
+    ...queries.job(id ?? ''),
     enabled: Boolean(id),
     refetchInterval: (q) =>
       q.state.status === 'success' && q.state.data?.status === 'pending' ? LIMITS.pollIntervalResultMs : false,

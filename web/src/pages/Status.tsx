@@ -1,9 +1,11 @@
+import type { Health } from '@ai-editor/core';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, CircleHelp, RefreshCw, XCircle } from 'lucide-react';
 import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
 import { useHealth } from '@/features/tool/useEngine';
-import type { Health } from '@/lib/server';
+import { ApiError } from '@/lib/api';
+import { queries } from '@/lib/queries';
 
 const REFRESH_MS = 15_000;
 
@@ -12,12 +14,6 @@ interface Row {
   name: string;
   state: State;
   detail?: string;
-}
-
-/** Sign-in is served by /api/me: it answering at all means sessions and identity work. */
-async function fetchAuthState(): Promise<boolean> {
-  const res = await fetch('/api/me', { credentials: 'include' });
-  return res.ok;
 }
 
 function engineRow(health: Health | undefined, operation: string, name: string): Row {
@@ -110,13 +106,10 @@ function StatusList({ rows, label }: { rows: Row[]; label: string }) {
 /** Live status from /api/health, refreshed every 15 s. No uptime figures: we only show what we measure. */
 export default function Status() {
   const health = useHealth(REFRESH_MS);
-  const auth = useQuery({
-    queryKey: ['me-reachable'],
-    queryFn: fetchAuthState,
-    refetchInterval: REFRESH_MS,
-    staleTime: 0,
-  });
-  const { services, engines } = statusRows(health.data, auth.data);
+  // Sign-in is served by /api/me: it answering means sessions and identity work (unknown while unreachable).
+  const me = useQuery({ ...queries.me(), refetchInterval: REFRESH_MS, staleTime: 0 });
+  const authOk = me.isSuccess ? true : me.error instanceof ApiError ? false : undefined;
+  const { services, engines } = statusRows(health.data, authOk);
   const summary = statusSummary(services, engines);
   const allUp = summary === 'All systems are operational.';
   return (

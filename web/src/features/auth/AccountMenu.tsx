@@ -1,3 +1,4 @@
+import type { Me } from '@ai-editor/core';
 import { FlaskConical, Loader2, LogIn, LogOut } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -10,7 +11,6 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { cn } from '@/lib/utils';
-import type { Me } from './api';
 import { useAuth, useLocalSignIn } from './useAuth';
 
 export const LOCAL_SIGN_IN_NOTICE =

@@ -1,7 +1,8 @@
-import type { OperationId, OperationUsage } from '@ai-editor/core';
+import type { Me, OperationId, OperationUsage } from '@ai-editor/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
-import { ME_KEY, type Me, useMe } from './api';
+import { queries } from '@/lib/queries';
+import { useMe } from './api';
 
 /** What the current visitor may do with one operation, and why not (the server enforces the same rules). */
 export interface Access {
@@ -30,23 +31,24 @@ export function useAccess(operation: OperationId): Access {
 
   const onUsed = useCallback(() => {
     // Show the new count at once, then take the server's word for it.
-    queryClient.setQueryData<Me>(ME_KEY, (old) => {
+    queryClient.setQueryData(queries.me().queryKey, (old: Me | undefined) => {
       const u = old?.usage[operation];
       if (!old || !u || u.limit === null) return old;
       const used = u.used + 1;
       return { ...old, usage: { ...old.usage, [operation]: { ...u, used, left: Math.max(0, u.limit - used) } } };
     });
-    void queryClient.invalidateQueries({ queryKey: ME_KEY });
+    void queryClient.invalidateQueries(queries.me());
   }, [queryClient, operation]);
 
   // A job that ends failed gives its use back on the server: refresh the count when a polled job fails.
   useEffect(
     () =>
       queryClient.getQueryCache().subscribe((event) => {
-        if (event.type !== 'updated' || event.query.queryKey[0] !== '/api/images') return;
+        // Every job's key starts with '/api/images' (queries.job).
+        if (event.type !== 'updated' || event.query.queryKey[0] !== queries.job(0).queryKey[0]) return;
         const data = event.query.state.data as { status?: string } | undefined;
         if (event.action.type === 'success' && data?.status === 'failed') {
-          void queryClient.invalidateQueries({ queryKey: ME_KEY });
+          void queryClient.invalidateQueries(queries.me());
         }
       }),
     [queryClient],

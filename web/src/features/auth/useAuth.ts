@@ -1,10 +1,11 @@
-import { authErrorMessage, errorTitle, USER_TYPE_LABELS } from '@ai-editor/core';
+import { authErrorMessage, errorTitle, type Me, USER_TYPE_LABELS } from '@ai-editor/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { toast } from '@/components/ui/use-toast';
-import { apiErrorBody, apiRequest } from '@/lib/api';
-import { type ServerConfig, useServerConfig } from '@/lib/server';
-import { ME_KEY, type Me, useMe } from './api';
+import { ApiError, apiRequest } from '@/lib/api';
+import { queries } from '@/lib/queries';
+import { useServerConfig } from '@/lib/server';
+import { useMe } from './api';
 
 type FirebaseModule = typeof import('./firebase');
 let sdk: Promise<FirebaseModule> | undefined;
@@ -25,10 +26,10 @@ function authErrorToast(err: unknown) {
     return;
   }
   // The server refused the token (401 { code, message }) or could not be reached.
-  const body = apiErrorBody(err);
+  const body = err instanceof ApiError ? err.body : undefined;
   toast({
     variant: 'destructive',
-    title: body?.code ? errorTitle(body.code) : 'Authentication Error',
+    title: body ? errorTitle(body.code) : 'Authentication Error',
     description: body?.message ?? authErrorMessage('network-request-failed'),
   });
 }
@@ -46,11 +47,11 @@ export function useAuth() {
   const signIn = useCallback(async () => {
     setBusy(true);
     try {
-      const config = await queryClient.fetchQuery<ServerConfig>({ queryKey: ['/api/config'] });
+      const config = await queryClient.fetchQuery(queries.config());
       const { popupSignIn } = await loadSdk();
       const idToken = await popupSignIn(config.auth);
       const res = await apiRequest('POST', '/api/session', { idToken });
-      queryClient.setQueryData<Me>(ME_KEY, (await res.json()) as Me);
+      queryClient.setQueryData(queries.me().queryKey, (await res.json()) as Me);
     } catch (err) {
       authErrorToast(err);
     } finally {
@@ -62,7 +63,7 @@ export function useAuth() {
     setBusy(true);
     try {
       const res = await apiRequest('DELETE', '/api/session');
-      queryClient.setQueryData<Me>(ME_KEY, (await res.json()) as Me);
+      queryClient.setQueryData(queries.me().queryKey, (await res.json()) as Me);
       if (sdk) await (await sdk).firebaseSignOut();
     } catch (err) {
       authErrorToast(err);

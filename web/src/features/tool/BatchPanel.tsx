@@ -1,4 +1,12 @@
-import { errorMessage, errorTitle, LIMITS, type Operation, type Params, type ParamValue } from '@ai-editor/core';
+import {
+  errorMessage,
+  errorTitle,
+  type ImageJob,
+  LIMITS,
+  type Operation,
+  type Params,
+  type ParamValue,
+} from '@ai-editor/core';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Download, FileArchive, Loader2, Wand2, X, XCircle } from 'lucide-react';
 import { useState } from 'react';
@@ -7,9 +15,10 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Progress } from '@/components/ui/progress';
 import { toast } from '@/components/ui/use-toast';
 import { UsageNotice } from '@/features/auth/UsageNotice';
+import { queries } from '@/lib/queries';
 import { cn } from '@/lib/utils';
 import { batchFileNames, zipResults } from './batch';
-import { fetchJob, type ImageJob, jobKey, jobPercent, stageLabel, submitJob, ToolError } from './jobs';
+import { jobPercent, stageLabel, submitJob, ToolError } from './jobs';
 import { ParamControls } from './ParamControls';
 import { CHECKERBOARD } from './ResultCard';
 import { useObjectUrl } from './UploadArea';
@@ -63,8 +72,7 @@ export function BatchPanel({
 
   const jobs = useQueries({
     queries: items.map((item) => ({
-      queryKey: jobKey(item.jobId ?? 0),
-      queryFn: ({ signal }: { signal: AbortSignal }) => fetchJob(item.jobId as number, signal),
+      ...queries.job(item.jobId ?? 0),
       enabled: item.jobId !== undefined,
       refetchInterval: (q: { state: { data?: ImageJob } }) =>
         q.state.data?.status === 'pending' ? LIMITS.pollIntervalToolMs : false,
@@ -108,7 +116,7 @@ export function BatchPanel({
       try {
         await checkOutput(op, checked, item.file, maxOutputPixels);
         const created = await submitJob(op, { file: item.file, params: checked });
-        queryClient.setQueryData(jobKey(created.id), created);
+        queryClient.setQueryData(queries.job(created.id).queryKey, created);
         setItem(index, { jobId: created.id });
         access.onUsed?.();
         if (left !== null) left--;

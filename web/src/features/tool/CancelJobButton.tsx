@@ -3,7 +3,8 @@ import { Loader2, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
-import { cancelJob, jobKey, ToolError } from './jobs';
+import { queries } from '@/lib/queries';
+import { cancelJob, ToolError } from './jobs';
 
 /** Cancels a pending or running job (`POST /api/images/:id/cancel`); the polled view then shows it as cancelled. */
 export function CancelJobButton({ jobId }: { jobId: number }) {
@@ -12,7 +13,7 @@ export function CancelJobButton({ jobId }: { jobId: number }) {
   const cancel = async () => {
     setCancelling(true);
     try {
-      queryClient.setQueryData(jobKey(jobId), await cancelJob(jobId));
+      queryClient.setQueryData(queries.job(jobId).queryKey, await cancelJob(jobId));
     } catch (err) {
       const e = err instanceof ToolError ? err : ToolError.of('PROCESS_FAILED');
       toast({ variant: 'destructive', title: e.title, description: e.message });

@@ -5,22 +5,14 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { chainRoute } from '@/features/library/UseInTool';
-
-/** A recommendation (docs/product.md#pages): a tool, why it suits this photo, and how sure the server is (0 to 1). */
-export interface Recommendation {
-  operationId: string;
-  reason: string;
-  confidence: number;
-}
+import { queries } from '@/lib/queries';
 
 /**
  * 'Try Now' suggestions from the server's analysis of the result (`GET /api/images/{id}/recommendations?of=result`).
  * Following one opens that tool with this result as its photo (chained on the server: nothing is uploaded again).
  */
 export function RecommendationCard({ imageId }: { imageId: number }) {
-  const { data } = useQuery<Recommendation[]>({
-    queryKey: ['/api/images', String(imageId), 'recommendations?of=result'],
-  });
+  const { data } = useQuery(queries.recommendations(imageId, 'result'));
   const items = (data ?? []).filter((r) => getOperation(r.operationId)).slice(0, 3);
   if (items.length === 0) return null;
   return (

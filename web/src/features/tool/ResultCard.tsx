@@ -1,4 +1,4 @@
-import type { Operation } from '@ai-editor/core';
+import type { ImageJob, Operation } from '@ai-editor/core';
 import { Download, ExternalLink, Loader2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
@@ -6,7 +6,6 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/utils';
 import { CHECKERBOARD } from './checkerboard';
-import type { ImageJob } from './jobs';
 import { ResultView } from './ResultView';
 import { useDownload } from './useDownload';
 

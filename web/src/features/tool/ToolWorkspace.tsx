@@ -3,6 +3,7 @@ import {
   type ErrorCode,
   errorMessage,
   errorTitle,
+  type ImageJob,
   LIMITS,
   type Operation,
   type Params,
@@ -18,11 +19,12 @@ import { toast } from '@/components/ui/use-toast';
 import { UsageNotice } from '@/features/auth/UsageNotice';
 import { fetchResultPhoto } from '@/features/library/api';
 import { UseInTool } from '@/features/library/UseInTool';
+import { queries } from '@/lib/queries';
 import { useServerConfig } from '@/lib/server';
 import { BatchPanel } from './BatchPanel';
 import { CancelJobButton } from './CancelJobButton';
 import { JobProgress } from './JobProgress';
-import { fetchJob, type ImageJob, type JobSource, jobKey, submitJob, ToolError } from './jobs';
+import { type JobSource, submitJob, ToolError } from './jobs';
 import { MaskEditor, type MaskEditorHandle } from './MaskEditor';
 import { PageFileTarget } from './PageFileTarget';
 import { ParamControls } from './ParamControls';
@@ -122,9 +124,8 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   };
   const resultRef = useRef<HTMLDivElement>(null);
 
-  const { data: job, error: pollError } = useQuery<ImageJob>({
-    queryKey: jobKey(jobId ?? 0),
-    queryFn: ({ signal }) => fetchJob(jobId as number, signal),
+  const { data: job, error: pollError } = useQuery({
+    ...queries.job(jobId ?? 0),
     enabled: jobId !== null,
     refetchInterval: (q) =>
       q.state.status === 'success' && q.state.data?.status === 'pending' ? LIMITS.pollIntervalToolMs : false,
@@ -197,7 +198,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
       setSubmitting(true);
       // Only the fields the operation takes travel; text2img with an empty prompt is refused above.
       const created = await submitJob(op, { file: source ? null : file, source, file2, mask, params: checked });
-      queryClient.setQueryData(jobKey(created.id), created);
+      queryClient.setQueryData(queries.job(created.id).queryKey, created);
       showJob(created.id);
       access.onUsed?.();
     } catch (err) {

@@ -1,29 +1,13 @@
-import { type ErrorCode, errorMessage, errorTitle, isErrorCode, type Operation, type Params } from '@ai-editor/core';
-
-/** `GET /api/images/:id` as the pages read it. */
-export interface ImageJob {
-  id: number;
-  operation: string;
-  status: 'pending' | 'completed' | 'failed';
-  originalUrl: string | null;
-  processedUrl: string | null;
-  processedUrls?: string[];
-  downloadUrls?: string[];
-  parameters?: Record<string, unknown>;
-  metadata: {
-    stage?: string;
-    percent?: number | null;
-    queuePosition?: number;
-    error?: string;
-    expired?: boolean;
-  } & Record<string, unknown>;
-  createdAt: string;
-  /** A chained job: the job whose result was its photo (null once that job is deleted). */
-  sourceImageId?: number | null;
-  sourceIndex?: number | null;
-}
-
-export const jobKey = (id: number | string) => ['/api/images', String(id)] as const;
+import {
+  type ApiErrorBody,
+  type ErrorCode,
+  errorMessage,
+  errorTitle,
+  type ImageJob,
+  isErrorCode,
+  type Operation,
+  type Params,
+} from '@ai-editor/core';
 
 /** A failure to show as a toast: the catalogue title of its code ('Feature Restricted', ...) or 'Error'. */
 export class ToolError extends Error {
@@ -54,7 +38,7 @@ export interface JobInputs {
   params: Params;
 }
 
-/** `POST /api/images`: SPEC §7's multipart form; errors worded as SPEC §8 (or by the server's catalogue code). */
+/** `POST /api/images`: the multipart form; errors worded by the server's catalogue code, or as the page's own. */
 export async function submitJob(op: Operation, inputs: JobInputs): Promise<ImageJob> {
   const form = new FormData();
   form.append('operation', op.id);
@@ -73,9 +57,7 @@ export async function submitJob(op: Operation, inputs: JobInputs): Promise<Image
   } catch {
     throw ToolError.of('UPLOAD_FAILED');
   }
-  const body = (await res.json().catch(() => undefined)) as
-    | (Partial<ImageJob> & { code?: string; message?: string })
-    | undefined;
+  const body = (await res.json().catch(() => undefined)) as Partial<ImageJob & ApiErrorBody> | undefined;
   if (!res.ok) {
     const code = isErrorCode(body?.code) ? body.code : undefined;
     throw new ToolError(errorTitle(code), body?.message || errorMessage('PROCESS_FAILED'));
@@ -93,17 +75,15 @@ export async function cancelJob(id: number): Promise<ImageJob> {
     throw ToolError.of('PROCESS_FAILED');
   }
   if (res.status === 409) return fetchJob(id);
-  const body = (await res.json().catch(() => undefined)) as
-    | (ImageJob & { code?: string; message?: string })
-    | undefined;
+  const body = (await res.json().catch(() => undefined)) as Partial<ImageJob & ApiErrorBody> | undefined;
   if (!res.ok || !body) {
     const code = isErrorCode(body?.code) ? body.code : undefined;
     throw new ToolError(errorTitle(code), body?.message || errorMessage('PROCESS_FAILED'));
   }
-  return body;
+  return body as ImageJob;
 }
 
-/** Polled status; any failure to read it is SPEC §8's 'Failed to fetch image status'. */
+/** Polled status (queries.job); any failure to read it is 'Failed to fetch image status'. */
 export async function fetchJob(id: number | string, signal?: AbortSignal): Promise<ImageJob> {
   try {
     const res = await fetch(`/api/images/${id}`, { credentials: 'include', signal });

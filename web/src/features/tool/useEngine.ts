@@ -1,21 +1,11 @@
 import { OPERATIONS, type Operation, type OperationId } from '@ai-editor/core';
 import { useQuery } from '@tanstack/react-query';
-import type { Health } from '@/lib/server';
-
-export const HEALTH_KEY = ['/api/health'] as const;
-
-/** `GET /api/health` answers 503 with the same body when some part is degraded, so both are read. */
-export async function fetchHealth(signal?: AbortSignal): Promise<Health> {
-  const res = await fetch('/api/health', { credentials: 'include', signal });
-  if (res.ok || res.status === 503) return (await res.json()) as Health;
-  throw new Error(`${res.status}: ${(await res.text()) || res.statusText}`);
-}
+import { queries } from '@/lib/queries';
 
 /** The server's health, shared by every page that lists tools (one request, cached by React Query). */
 export function useHealth(refetchInterval?: number) {
-  return useQuery<Health>({
-    queryKey: HEALTH_KEY,
-    queryFn: ({ signal }) => fetchHealth(signal),
+  return useQuery({
+    ...queries.health(),
     refetchInterval,
     staleTime: refetchInterval ? 0 : 60_000,
   });

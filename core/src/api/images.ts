@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { OPERATION_IDS, OPERATIONS, type Operation, type ParamDef } from '../operations.js';
+
+/** A job id in the address. */
+export const jobIdParams = z.object({ id: z.string().regex(/^[0-9]{1,12}$/) });
+
+/** One of a job's result files. */
+export const resultFileParams = jobIdParams.extend({ index: z.string().regex(/^[0-9]{1,2}$/) });
+
+export const jobStatusSchema = z.enum(['pending', 'completed', 'failed']);
+export type JobStatus = z.infer<typeof jobStatusSchema>;
+
+/** What the server and the engines record about a job's run; engines may add keys of their own. */
+export const jobMetadataSchema = z
+  .looseObject({
+    stage: z.string().optional(),
+    /** Where the engine reports one. */
+    percent: z.number().nullable().optional(),
+    queuePosition: z.number().int().optional(),
+    /** The message to show, when failed. */
+    error: z.string().optional(),
+    /** The error catalogue's code of the failure, where it has one. */
+    errorCode: z.string().optional(),
+    /** The photo and its results were deleted (retention). */
+    expired: z.boolean().optional(),
+  })
+  .describe(
+    'While pending: stage, percent (where known), queuePosition. When failed: error (the message to show) and, where the error catalogue has one, errorCode.',
+  );
+
+/** `GET /api/images/:id`: a job and its status, as every endpoint that answers with a job shows it. */
+export const imageJobSchema = z.object({
+  id: z.number().int(),
+  operation: z.string(),
+  status: jobStatusSchema,
+  originalUrl: z.string().nullable(),
+  processedUrl: z.string().nullable(),
+  processedUrls: z.array(z.string()),
+  downloadUrls: z.array(z.string()),
+  parameters: z.record(z.string(), z.unknown()),
+  metadata: jobMetadataSchema,
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  completedAt: z.iso.datetime().nullable(),
+  /** A chained job: the job whose result was its photo (null once that job is deleted). */
+  sourceImageId: z.number().int().nullable().describe("The job whose result was this job's photo"),
+  sourceIndex: z.number().int().nullable(),
+});
+export type ImageJob = z.infer<typeof imageJobSchema>;
+
+/** `POST /api/images?operation=`: the operation named before the upload, so that guest rules answer first. */
+export const submitQuery = z.object({
+  operation: z.string().optional().describe('The operation, so that guest rules answer before the upload'),
+});
+
+const binary = (description: string) => z.string().meta({ format: 'binary', description });
+
+/** One parameter as a multipart field: its range, step, default and options come from the catalogue. */
+function paramField(def: ParamDef) {
+  const doc = { description: def.help ? `${def.label}: ${def.help}` : def.label };
+  switch (def.kind) {
+    case 'text':
+      return z.string().max(def.maxLength).default(def.default).meta(doc);
+    case 'number': {
+      const n = z.number().min(def.min).max(def.max);
+      // JSON Schema's multipleOf counts from 0; a step counted from another minimum is said in words.
+      return Number.isInteger(def.min / def.step)
+        ? n.multipleOf(def.step).default(def.default).meta(doc)
+        : n.default(def.default).meta({ description: `${doc.description} (steps of ${def.step} from ${def.min})` });
+    }
+    case 'boolean':
+      return z.boolean().default(def.default).meta(doc);
+    case 'select':
+      return z
+        .enum(def.options.map((o) => o.value) as [string, ...string[]])
+        .default(def.default)
+        .meta(doc);
+  }
+}
+
+function submitForm(op: Operation) {
+  const params = Object.fromEntries(op.params.map((p) => [p.name, paramField(p)]));
+  const photo =
+    op.input === 'prompt'
+      ? {}
+      : {
+          file: binary('The photo (JPEG, PNG or WebP); not sent with source').optional(),
+          source: z.string().optional().describe("A job id: use that job's result as the photo instead"),
+          sourceIndex: z.string().optional().describe('Which of its results (0 by default)'),
+        };
+  return z
+    .object({
+      operation: z.literal(op.id),
+      ...photo,
+      ...(op.mask && { mask: binary('PNG mask, white where to work').optional() }),
+      ...(op.input === 'two-photos' && { file2: binary('The second photo') }),
+      ...params,
+    })
+    .meta({ title: op.name });
+}
+
+/**
+ * `POST /api/images` (multipart): one form per operation of the catalogue. It documents the form; the server reads
+ * it as a stream and checks the fields with parseParams (params.ts).
+ */
+export const submitFormSchema = z.discriminatedUnion(
+  'operation',
+  OPERATIONS.map(submitForm) as unknown as [ReturnType<typeof submitForm>, ...ReturnType<typeof submitForm>[]],
+);
+
+/** `GET /api/images`: a page of my jobs. */
+export const libraryQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^[0-9]{0,12}$/)
+    .optional()
+    .describe('nextCursor of the previous page'),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
+
+export const libraryItemSchema = imageJobSchema.extend({
+  thumbnailUrl: z.string().nullable(),
+  expiresAt: z.iso.datetime().describe('When the photo and its results are deleted'),
+});
+export type LibraryItem = z.infer<typeof libraryItemSchema>;
+
+export const libraryPageSchema = z.object({
+  items: z.array(libraryItemSchema),
+  nextCursor: z.number().int().nullable().describe('Pass as cursor for the next page'),
+});
+export type LibraryPage = z.infer<typeof libraryPageSchema>;
+
+/** `DELETE /api/images`: how many jobs went. */
+export const deletedSchema = z.object({ deleted: z.number().int() });
+export type Deleted = z.infer<typeof deletedSchema>;
+
+export const recommendationsQuery = z.object({ of: z.enum(['photo', 'result']).default('photo') });
+
+/** A tool that suits the photo, with why. */
+export const recommendationSchema = z.object({
+  operationId: z.enum(OPERATION_IDS),
+  reason: z.string(),
+  confidence: z.number().min(0).max(1),
+});
+export type Recommendation = z.infer<typeof recommendationSchema>;
+
+/** `POST /api/select-object` (multipart): a point or a box on the photo. */
+export const selectObjectFormSchema = z.object({
+  file: binary('The photo'),
+  operation: z
+    .enum(OPERATIONS.filter((op) => op.mask).map((op) => op.id) as [string, ...string[]])
+    .describe('The mask tool the selection is for'),
+  x: z.number().optional().describe('A point, in pixels of the photo as shown upright'),
+  y: z.number().optional(),
+  x0: z.number().optional().describe('Or a box: x0, y0, x1, y1'),
+  y0: z.number().optional(),
+  x1: z.number().optional(),
+  y1: z.number().optional(),
+});
