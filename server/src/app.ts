@@ -112,7 +112,6 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   clientConfigRoutes(app, config);
   const contactMessages = new ContactMessageRepository(database.db);
   contactRoutes(app, { limiter: limiters.contact, save: (message) => contactMessages.save(message) });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await webRoutes(app, config.webDistDir);
 
   const retention = new RetentionService({ images, storage, log: app.log, retentionHours: config.retentionHours });
