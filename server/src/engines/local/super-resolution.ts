@@ -58,7 +58,7 @@ const superResolution: Engine = {
       metadata: { model: 'Real-ESRGAN general-x4v3', scale, width, height, tiles },
     };
   },
-  warm: ({ threads }) => warmEsrgan(threads),
+  warm: ({ threads }) => warmEsrgan(threads, [2, 4]),
   release: releaseEsrgan,
 };
 
