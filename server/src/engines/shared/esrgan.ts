@@ -33,7 +33,7 @@ export const TILE_SIZE = 536;
  */
 export const TILE_OVERLAP = 48;
 /** Bump when the conversion changes, so a stale cached file is not reused. */
-const CONVERTER_VERSION = 3;
+const CONVERTER_VERSION = 4;
 /** Calibrated activation ranges for the int8 model (written by scripts/calibrate-esrgan.ts). */
 const RANGES_FILE = new URL('./esrgan-int8-ranges.json', import.meta.url);
 /** Convolutions with at least this many input channels run in int8 (all but the first, which sees the photo). */
