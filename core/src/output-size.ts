@@ -8,9 +8,6 @@ export interface Size {
   height: number;
 }
 
-/** Real-ESRGAN is a 4x network: super-resolution always makes the 4x image first, and reduces it for a 2x result. */
-const SUPER_RESOLUTION_NETWORK_SCALE = 4;
-
 /** Face aging's provider returns a close-up of the face at this size. */
 const FACE_AGING_SIDE = 1024;
 
@@ -37,21 +34,11 @@ export function outputSize(operation: OperationId, params: Params, input?: Size)
 }
 
 /**
- * The largest image an operation makes on the way: its result, or for super-resolution at 2x the 4x image the
- * network makes before it is reduced. This, not just the result, is what the memory use follows.
- */
-function workPixels(operation: OperationId, out: Size, input?: Size): number {
-  if (operation === 'super-resolution' && input) {
-    return input.width * input.height * SUPER_RESOLUTION_NETWORK_SCALE ** 2;
-  }
-  return out.width * out.height;
-}
-
-/**
- * Refuses, with OUTPUT_TOO_LARGE, an operation whose work would exceed `maxPixels` (LIMITS.maxOutputPixels unless
- * the server sets another), and returns the result's size. The message names that size and the largest result
- * this server can make at these settings (for super-resolution at 2x, a quarter of the limit: the network works
- * at 4x). Returns undefined, refusing nothing, when the photo's size is not known yet.
+ * Refuses, with OUTPUT_TOO_LARGE, an operation whose result would exceed `maxPixels` (LIMITS.maxOutputPixels unless
+ * the server sets another), and returns the result's size. The result is the largest image every tool holds:
+ * super-resolution at 2x runs a 2x head of its 4x network, tile by tile, and never makes the 4x image
+ * (docs/models.md). The message names that size and the limit. Returns undefined, refusing nothing, when the
+ * photo's size is not known yet.
  */
 export function checkOutputSize(
   operation: OperationId,
@@ -61,12 +48,10 @@ export function checkOutputSize(
 ): Size | undefined {
   const out = outputSize(operation, params, input);
   if (!out) return undefined;
-  const work = workPixels(operation, out, input);
-  if (work <= maxPixels) return out;
-  const resultLimit = maxPixels * ((out.width * out.height) / work);
+  if (out.width * out.height <= maxPixels) return out;
   throw new AppError('OUTPUT_TOO_LARGE', {
     width: out.width,
     height: out.height,
-    megapixels: Math.floor(resultLimit / 1e5) / 10,
+    megapixels: Math.floor(maxPixels / 1e5) / 10,
   });
 }

@@ -34,15 +34,16 @@ describe('output size', () => {
     expect(checkOutputSize('face-enhancement', params('face-enhancement'), bomb)).toEqual(bomb);
   });
 
-  it('counts the 4x image super-resolution makes before reducing it to 2x', () => {
-    const photo = { width: 2000, height: 2000 };
-    // 4000x4000 = 16 MP of result, but the network makes 8000x8000 = 64 MP on the way.
-    expect(() => checkOutputSize('super-resolution', params('super-resolution', { scale: '2' }), photo)).toThrow(
-      'The result would be 4000x4000 pixels, larger than the 10 megapixels this server can make',
+  it('counts super-resolution at 2x by its result: the 2x head never makes the 4x image', () => {
+    // 2000x2000 at 2x is 16 MP; the 4x image the network used to make on the way (64 MP) is no longer made.
+    const p = params('super-resolution', { scale: '2' });
+    expect(checkOutputSize('super-resolution', p, { width: 2000, height: 2000 })).toEqual({
+      width: 4000,
+      height: 4000,
+    });
+    expect(() => checkOutputSize('super-resolution', p, { width: 3200, height: 3200 })).toThrow(
+      'The result would be 6400x6400 pixels, larger than the 40 megapixels this server can make',
     );
-    expect(
-      checkOutputSize('super-resolution', params('super-resolution', { scale: '2' }), { width: 1500, height: 1500 }),
-    ).toEqual({ width: 3000, height: 3000 });
   });
 
   it('takes the limit the server sets', () => {

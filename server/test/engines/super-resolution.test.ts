@@ -1,9 +1,17 @@
+import fs from 'node:fs';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import engine from '../../src/engines/local/super-resolution.js';
-import { esrganFp32Model, esrganUpscale, TILE_OVERLAP, TILE_SIZE } from '../../src/engines/shared/esrgan.js';
+import {
+  esrganFp32Model,
+  esrganUpscale,
+  halfScaleHead,
+  TILE_OVERLAP,
+  TILE_SIZE,
+} from '../../src/engines/shared/esrgan.js';
 import type { RawImage } from '../../src/engines/shared/image.js';
+import { lookupPrelus, quantizeConvs } from '../../src/engines/shared/quantize.js';
 import { planTiles } from '../../src/engines/shared/tiles.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
 import { luma, meanGradient, psnr } from '../support/metrics.js';
@@ -25,6 +33,31 @@ async function upscale(img: RawImage, scale: '2' | '4') {
     progress,
     metadata: out.metadata,
   };
+}
+
+/** RGB pixels as the network's planar input, in 0..1. */
+function planar(img: RawImage): Float32Array {
+  const plane = img.width * img.height;
+  const input = new Float32Array(3 * plane);
+  for (let i = 0; i < plane; i++)
+    for (let c = 0; c < 3; c++) input[c * plane + i] = (img.data[i * 3 + c] as number) / 255;
+  return input;
+}
+
+/** Runs an ONNX model on one planar input and returns its only output. */
+async function runModel(bytes: Uint8Array, input: Float32Array, width: number, height: number): Promise<Float32Array> {
+  const session = await ort.InferenceSession.create(bytes, {
+    intraOpNumThreads: 2,
+    graphOptimizationLevel: 'extended',
+  });
+  try {
+    const out = await session.run({
+      [session.inputNames[0] as string]: new ort.Tensor('float32', input, [1, 3, height, width]),
+    });
+    return (out[session.outputNames[0] as string] as ort.Tensor).data as Float32Array;
+  } finally {
+    await session.release();
+  }
 }
 
 afterAll(() => engine.release?.());
@@ -56,7 +89,7 @@ describe('super-resolution engine (Real-ESRGAN general-x4v3)', () => {
     }, 120_000);
   }
 
-  it('x2 (2x2 averages of the network output, per tile) stays within 0.3 dB of Lanczos-reducing its 4x output', async () => {
+  it('x2 (the network with its 2x head) stays within 0.3 dB of Lanczos-reducing its 4x output', async () => {
     // The old 2x path made the whole 4x image and reduced it with Lanczos, as Real-ESRGAN's outscale does; a
     // cheaper path that lost detail (e.g. the network on a half-size photo: -3.5 dB here) would fail this.
     const truth = await fixturePixels('astronaut.png', { width: 384, height: 384 });
@@ -71,6 +104,41 @@ describe('super-resolution engine (Real-ESRGAN general-x4v3)', () => {
     );
     expect(psnrNew).toBeGreaterThanOrEqual(psnrOld - 0.3);
   }, 120_000);
+
+  it("the 2x head makes the 2x2 averages of the network's 4x output, exactly (fp32)", async () => {
+    const photo = await fixturePixels('chelsea.png', { width: 48, height: 40 });
+    const input = planar(photo);
+    const fp32 = esrganFp32Model();
+    const x4 = await runModel(fp32, input, photo.width, photo.height);
+    const x2 = await runModel(halfScaleHead(fp32), input, photo.width, photo.height);
+    const [w, h] = [photo.width * 2, photo.height * 2];
+    expect(x2.length).toBe(3 * w * h);
+    let max = 0;
+    for (let c = 0; c < 3; c++) {
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const at = (yy: number, xx: number) => x4[c * 4 * w * h + yy * 2 * w + xx] as number;
+          const mean = (at(2 * y, 2 * x) + at(2 * y, 2 * x + 1) + at(2 * y + 1, 2 * x) + at(2 * y + 1, 2 * x + 1)) / 4;
+          max = Math.max(max, Math.abs(mean - (x2[c * w * h + y * w + x] as number)));
+        }
+      }
+    }
+    expect(max).toBeLessThan(1e-5);
+  });
+
+  it('the PReLU lookup tables give the same values as the float chain they replace', async () => {
+    const photo = await fixturePixels('coffee.png', { width: 64, height: 48 });
+    const ranges = JSON.parse(
+      fs.readFileSync(new URL('../../src/engines/shared/esrgan-int8-ranges.json', import.meta.url), 'utf8'),
+    ).ranges;
+    const int8 = quantizeConvs(esrganFp32Model(), ranges);
+    const tables = lookupPrelus(int8);
+    expect(tables.length).toBeGreaterThan(int8.length); // the tables are there
+    const input = planar(photo);
+    const a = await runModel(int8, input, photo.width, photo.height);
+    const b = await runModel(tables, input, photo.width, photo.height);
+    expect(b).toEqual(a);
+  });
 
   it('covers a 1024 px photo with 2x2 tiles, so the network sees at most 1.1x its pixels', () => {
     const tiles = planTiles(1024, 1024, TILE_SIZE, TILE_OVERLAP);
@@ -102,16 +170,16 @@ describe('super-resolution engine (Real-ESRGAN general-x4v3)', () => {
   }, 120_000);
 
   it('refuses results over the output-size limit with a clear message', async () => {
-    // 1600x1600 at 4x is 41 MP, over the 40 MP limit; 1700x1700 at 2x is 11.6 MP, made from a 4x image of 46 MP.
+    // 1600x1600 at 4x and 3200x3200 at 2x are 41 MP, over the 40 MP limit.
     const big = { data: Buffer.alloc(1600 * 1600 * 3, 128), width: 1600, height: 1600, channels: 3 as const };
     await expect(upscale(big, '4')).rejects.toMatchObject({
       code: 'OUTPUT_TOO_LARGE',
       message: expect.stringContaining('6400x6400'),
     });
-    const twice = { data: Buffer.alloc(1700 * 1700 * 3, 128), width: 1700, height: 1700, channels: 3 as const };
+    const twice = { data: Buffer.alloc(3200 * 3200 * 3, 128), width: 3200, height: 3200, channels: 3 as const };
     await expect(upscale(twice, '2')).rejects.toMatchObject({
       code: 'OUTPUT_TOO_LARGE',
-      message: expect.stringContaining('3400x3400 pixels, larger than the 10 megapixels'),
+      message: expect.stringContaining('6400x6400 pixels, larger than the 40 megapixels'),
     });
   });
 

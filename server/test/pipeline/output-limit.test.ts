@@ -49,8 +49,8 @@ describe('output-pixel limit at submit', () => {
     expect((await visitor.waitFor(id, 120_000)).status).toBe('completed');
   }, 180_000);
 
-  it('counts the 4x image super-resolution makes on the way to a 2x result', async () => {
-    const photo = await sharp({ create: { width: 1700, height: 1700, channels: 3, background: '#888' } })
+  it('refuses super-resolution at 2x by the size of its result', async () => {
+    const photo = await sharp({ create: { width: 3200, height: 3200, channels: 3, background: '#888' } })
       .png()
       .toBuffer();
     const res = await (await signedInVisitor(server)).submit({
@@ -60,7 +60,7 @@ describe('output-pixel limit at submit', () => {
     });
     expect(res.status).toBe(422);
     expect(((await res.json()) as { message: string }).message).toMatch(
-      /^The result would be 3400x3400 pixels, larger than the 10 megapixels/,
+      /^The result would be 6400x6400 pixels, larger than the 40 megapixels/,
     );
   });
 });

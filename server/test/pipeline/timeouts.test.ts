@@ -19,8 +19,10 @@ describe('timeouts in onnxruntime, against the server process', () => {
   let me: Visitor;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aie-timeouts-'));
   beforeAll(async () => {
-    // Model preparation is not what this is about: the converted model is in the cache before the server starts.
-    esrganModelPath();
+    // Model preparation is not what this is about: the converted models (4x and 2x heads) are in the cache before
+    // the server starts.
+    esrganModelPath(4);
+    esrganModelPath(2);
     await emulatorReady();
     server = await startServerProcess({
       ...authTestEnv(),

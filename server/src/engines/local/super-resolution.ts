@@ -56,7 +56,7 @@ export default defineEngine('super-resolution', {
       metadata: { model: 'Real-ESRGAN general-x4v3', scale, width, height, tiles },
     };
   },
-  warm: ({ threads }) => warmEsrgan(threads),
+  warm: ({ threads }) => warmEsrgan(threads, [2, 4]),
   release: releaseEsrgan,
 });
 

