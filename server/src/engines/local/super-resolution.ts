@@ -5,9 +5,9 @@ import { esrganUpscale, releaseEsrgan, warmEsrgan } from '../shared/esrgan.js';
 import { decode, encodePng } from '../shared/image.js';
 
 /**
- * Super-resolution with Real-ESRGAN general-x4v3 in overlapping tiles. The network is 4x only; a 2x result is its 4x
- * output with each 2x2 block averaged, tile by tile (as close to the truth as Real-ESRGAN's own Lanczos `outscale`,
- * without holding the 4x image). Transparency, if any, is resized with Lanczos.
+ * Super-resolution with Real-ESRGAN general-x4v3 in overlapping tiles. The network is 4x only; for 2x its last
+ * convolution carries a folded 2x2 average (a second prepared model, shared/esrgan.ts), so no 4x image is ever made
+ * (docs/models.md). Transparency, if any, is resized with Lanczos.
  */
 export default defineEngine('super-resolution', {
   async run(input, ctx) {
