@@ -214,9 +214,11 @@ const localOps = ((await s.health()).engines as { operation: string; engine: str
   report('first vs warm job (512x512 photo, created to completed by the server clock; target <= 1.5x)');
   for (const op of localOps) {
     const first = await timed(op);
-    const warm = await timed(op);
+    // The median of three: a single 60 ms job moves by a third with a GC pause or a memory sample.
+    const warms = [await timed(op), await timed(op), await timed(op)].sort((a, b) => a - b);
+    const warm = warms[1] as number;
     report(
-      `  ${op.padEnd(22)} first ${first.toFixed(0).padStart(6)} ms   warm ${warm.toFixed(0).padStart(6)} ms   ${(first / warm).toFixed(2)}x`,
+      `  ${op.padEnd(22)} first ${first.toFixed(0).padStart(6)} ms   warm ${warm.toFixed(0).padStart(6)} ms (median of 3)   ${(first / warm).toFixed(2)}x`,
     );
   }
 }
