@@ -36,6 +36,8 @@ export interface Config {
   /** Operations whose engines each host loads at start ('all' the local ones, or none: []). */
   enginePreload: 'all' | string[];
   jobTimeoutMs: number;
+  /** On SIGTERM, how long running jobs may finish; those still running then are left pending for the next start. */
+  shutdownGraceMs: number;
   /** Engines release their models after this long without a job (0: never). */
   modelIdleMs: number;
   retentionHours: number;
@@ -127,6 +129,7 @@ const serverEnv = {
   ENGINE_MEMORY_SAMPLE_MS: env.whole(1),
   ENGINE_PRELOAD: env.text(),
   JOB_TIMEOUT_MS: env.whole(1),
+  SHUTDOWN_GRACE_MS: env.whole(),
   MODEL_IDLE_MS: env.whole(),
   RETENTION_HOURS: env.whole(1),
   STORAGE_MIN_FREE_MB: env.whole(),
@@ -176,6 +179,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     engineMemorySampleMs: e.ENGINE_MEMORY_SAMPLE_MS ?? 100,
     enginePreload: preloadSetting(e.ENGINE_PRELOAD, engineMemoryMb),
     jobTimeoutMs: e.JOB_TIMEOUT_MS ?? 5 * 60_000,
+    // Under the 10 s a container runtime waits after SIGTERM before it kills.
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS ?? 8000,
     modelIdleMs: e.MODEL_IDLE_MS ?? 10 * 60_000,
     retentionHours: e.RETENTION_HOURS ?? LIMITS.retentionHours,
     storageMinFreeBytes: (e.STORAGE_MIN_FREE_MB ?? 512) * 1024 * 1024,

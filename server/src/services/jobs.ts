@@ -51,6 +51,8 @@ export class JobService {
   readonly events = new EventEmitter<JobEvents>();
   /** The jobs this process is running, to stop on cancel. */
   private readonly running = new Map<number, AbortController>();
+  /** Set when the process shuts down: jobs whose engines are ended then stay pending for the next start. */
+  private stopping = false;
 
   constructor(private readonly deps: JobServiceDeps) {}
 
@@ -164,12 +166,24 @@ export class JobService {
       // Deleted or cancelled while its results were written: they belong to no job.
       if (!(await this.complete(id, keys, output.metadata ?? {}))) await this.dropUnclaimed(id, keys);
     } catch (err) {
+      if (this.stopping && err instanceof EngineFailure && err.reason !== 'engine') {
+        this.deps.log.warn({ job: id }, 'engine stopped by the shutdown: the job stays pending for the next start');
+        return;
+      }
       const failure = await this.failure(err, row);
       await this.fail(id, failure.message, failure.code);
     } finally {
       clearInterval(watch);
       this.running.delete(id);
     }
+  }
+
+  /**
+   * Shutdown, before the engine pool is closed: the jobs it ends are not failed but stay pending, and the next start
+   * runs them again (resumePending; that run counts as the job's one retry).
+   */
+  stop(): void {
+    this.stopping = true;
   }
 
   /**

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { OperationId } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { BullmqQueue, startBullmqWorker } from '../adapters/bullmq-queue.js';
@@ -81,9 +82,14 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
     database,
     async close() {
       clearInterval(resumeTimer);
-      await worker.close(); // waits for the running jobs
-      await queue.close();
+      // Running jobs get a grace period; the ones still running after it stay pending, and BullMQ hands them to
+      // another worker once their lock expires (or to this one at its next start).
+      const drained = worker.close();
+      await Promise.race([drained, delay(config.shutdownGraceMs)]);
+      jobs.stop();
       await pool.close();
+      await drained;
+      await queue.close();
       await database.close();
     },
   };

@@ -147,4 +147,47 @@ describe('restart', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 180_000); // the first server waits for the run's Auth emulator, which may still be starting
+
+  it('a shutdown waits its grace period, then leaves a running job pending; the next start completes it', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aie-shutdown-'));
+    const first = await startTestServer({
+      dataDir,
+      env: { SHUTDOWN_GRACE_MS: '1000' },
+      localEngineOverrides: { 'pencil-sketch': testEngine('hang') },
+    });
+    const visitor = await signedInVisitor(first);
+    const { id } = (await (
+      await visitor.submit({ operation: 'pencil-sketch', file: blob(fixture('coffee.png')) })
+    ).json()) as { id: number };
+    const deadline = Date.now() + 30_000;
+    while ((await first.handle.jobs.find(id))?.metadata.stage === undefined && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const started = performance.now();
+    await first.close();
+    const closeMs = performance.now() - started;
+    expect(closeMs).toBeGreaterThanOrEqual(900);
+    expect(closeMs).toBeLessThan(15_000);
+
+    const second = await startTestServer({ dataDir, localEngineOverrides: { 'pencil-sketch': testEngine('echo') } });
+    try {
+      // Not failed by the shutdown (a failed job is never run again): the next process completes it.
+      const row = await waitForRow(second, id);
+      expect(row?.status).toBe('completed');
+      expect(row?.metadata.error).toBeUndefined();
+    } finally {
+      await second.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
+
+async function waitForRow(server: TestServer, id: number) {
+  const deadline = Date.now() + 30_000;
+  let row = await server.handle.jobs.find(id);
+  while (row?.status === 'pending' && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    row = await server.handle.jobs.find(id);
+  }
+  return row;
+}
