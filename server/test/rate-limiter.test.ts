@@ -1,15 +1,6 @@
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { rateLimitRedis, redisRateLimiter } from '../src/adapters/rate-limiter.js';
-
-/** A local port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPort } from './support/ports.js';
 
 describe('rate limits in Redis (scale-out)', () => {
   it('let visitors through, promptly, and report it when Redis does not answer', async () => {

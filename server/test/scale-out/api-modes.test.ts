@@ -1,6 +1,5 @@
 /** The API process with a Redis queue: running engines itself (RUN_ENGINES=true), and Redis unreachable. */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
@@ -10,6 +9,7 @@ import { type BullmqQueue, QUEUE_NAME } from '../../src/adapters/bullmq-queue.js
 import { type App, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { images } from '../../src/db/schema.js';
+import { closedPort } from '../support/ports.js';
 import {
   createTestDatabase,
   redisUrl,
@@ -25,15 +25,6 @@ import {
 const photo = fs.readFileSync(path.resolve(import.meta.dirname, '../../../fixtures/chelsea.png'));
 const OP = 'face-enhancement';
 const slowEngine = new URL('./slow-engine.ts', import.meta.url).href;
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 describe.skipIf(skipReason)('API process modes with a Redis queue', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
