@@ -1,4 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { AppError, type OperationId } from '@ai-editor/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
@@ -137,11 +136,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       await app.close();
       // Running jobs get a grace period to finish (the Auth emulator exports its accounts meanwhile); the ones
       // still running after it stay pending and run again at the next start.
-      const drained = queue.close();
-      await Promise.all([auth.close(), limiters.close(), Promise.race([drained, delay(config.shutdownGraceMs)])]);
-      jobs.stop();
-      await pool?.close();
-      await drained;
+      await Promise.all([auth.close(), limiters.close(), jobs.stopAfter(queue.close(), config.shutdownGraceMs)]);
       await database.close();
     },
   };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { AppError, type ErrorCode, errorMessage, getOperation, type OperationId, type Params } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
@@ -179,11 +180,15 @@ export class JobService {
   }
 
   /**
-   * Shutdown, before the engine pool is closed: the jobs it ends are not failed but stay pending, and the next start
-   * runs them again (resumePending; that run counts as the job's one retry).
+   * Shutdown: running jobs get `graceMs` to finish (`drained` settles when the queue has none left running); then
+   * the engine pool is closed, and the jobs it ends are not failed but stay pending, for the next start
+   * (resumePending; that run counts as the job's one retry).
    */
-  stop(): void {
+  async stopAfter(drained: Promise<void>, graceMs: number): Promise<void> {
+    await Promise.race([drained, delay(graceMs)]);
     this.stopping = true;
+    await this.deps.pool?.close();
+    await drained;
   }
 
   /**

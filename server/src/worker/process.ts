@@ -1,4 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { OperationId } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { BullmqQueue, startBullmqWorker } from '../adapters/bullmq-queue.js';
@@ -84,11 +83,7 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
       clearInterval(resumeTimer);
       // Running jobs get a grace period; the ones still running after it stay pending, and BullMQ hands them to
       // another worker once their lock expires (or to this one at its next start).
-      const drained = worker.close();
-      await Promise.race([drained, delay(config.shutdownGraceMs)]);
-      jobs.stop();
-      await pool.close();
-      await drained;
+      await jobs.stopAfter(worker.close(), config.shutdownGraceMs);
       await queue.close();
       await database.close();
     },
