@@ -16,7 +16,7 @@ import path from 'node:path';
 import { getOperation, type OperationId } from '@ai-editor/core';
 import sharp from 'sharp';
 import { freePort } from '../server/src/adapters/firebase-emulator.js';
-import { startServerProcess } from '../server/test/support/server-process.js';
+import { HEALTH_HEADERS, startServerProcess } from '../server/test/support/server-process.js';
 import { percentile, pollsDuring } from './support/poll-under-load.js';
 import { signIn } from './support/sign-in.js';
 
@@ -74,7 +74,8 @@ async function serve(env: Record<string, string>) {
     if (!body.id) throw new Error(`submission refused: ${res.status} ${body.message}`);
     return body.id;
   };
-  const health = async () => (await (await fetch(`${server.url}/api/health`)).json()) as Record<string, any>;
+  const health = async () =>
+    (await (await fetch(`${server.url}/api/health`, { headers: HEALTH_HEADERS })).json()) as Record<string, any>;
   return {
     server,
     cookie,

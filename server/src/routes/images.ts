@@ -157,7 +157,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
   );
 
   async function sendFile(reply: FastifyReply, row: ImageRow, key: string | null | undefined, download: boolean) {
-    if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
+    if (row.purgedAt) throw jobs.expired();
     if (!key) throw new AppError('RESULT_NOT_READY');
     const ext = key.slice(key.lastIndexOf('.') + 1);
     const bytes = await storage.get(key);
