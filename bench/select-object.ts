@@ -8,9 +8,10 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import sharp from 'sharp';
 import { loadConfig } from '../server/src/config.js';
-import { decode, type RawImage } from '../server/src/engines/shared/image.js';
-import { salientMask } from '../server/src/engines/shared/isnet.js';
-import { loadOpenCv, type OpenCv, withMats } from '../server/src/engines/shared/opencv.js';
+import { salientMask } from '../server/src/engines/models/isnet.js';
+import { loadOpenCv, type OpenCv, withMats } from '../server/src/engines/models/opencv.js';
+import { decode, type RawImage } from '../server/src/engines/raster/image.js';
+import { grabCutBox } from '../server/src/engines/select/grabcut.js';
 import {
   type BoxCutter,
   binary,
@@ -22,8 +23,7 @@ import {
   normaliseBox,
   place,
   selectObject,
-} from '../server/src/services/select-object.js';
-import { grabCutBox } from '../server/src/services/select-object-grabcut.js';
+} from '../server/src/engines/select/select-object.js';
 import { coverage, iou, type SelectionCase, selectionCases } from './support/selection-cases.js';
 
 process.env.MODEL_CACHE_DIR ??= path.resolve(import.meta.dirname, '../data/models');

@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import { ESRGAN_QUANTIZED_MIN_CHANNELS, esrganFp32Model } from '../server/src/engines/shared/esrgan.js';
-import { convTensors, exposeTensors, type Ranges } from '../server/src/engines/shared/quantize.js';
+import { ESRGAN_QUANTIZED_MIN_CHANNELS, esrganFp32Model } from '../server/src/engines/models/esrgan.js';
+import { convTensors, exposeTensors, type Ranges } from '../server/src/engines/models/quantize.js';
 
 const PHOTOS = ['astronaut.png', 'camera.png', 'rocket.jpg'];
 const SIZE = 256;

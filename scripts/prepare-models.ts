@@ -6,7 +6,7 @@
  */
 try {
   const { loadConfig } = await import('../server/src/config.js');
-  const { prepareModels } = await import('../server/src/engines/shared/prepare.js');
+  const { prepareModels } = await import('../server/src/engines/models/prepare.js');
   console.log(`Preparing models in ${loadConfig().modelCacheDir}`);
   prepareModels(console.log);
 } catch (err) {

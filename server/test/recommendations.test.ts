@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectFaces, releaseFaces } from '../src/engines/shared/faces.js';
+import { detectFaces, releaseFaces } from '../src/engines/models/faces.js';
 import { analysePhoto, recommend, recommendationsFor } from '../src/services/recommendations.js';
 import { fixtureBytes, fixturePixels, toPng } from './support/engine-ctx.js';
 import { addGaussianNoise } from './support/metrics.js';

@@ -3,8 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
 import type { EnginePool } from '../adapters/engine-pool.js';
 import type { Storage } from '../adapters/storage.js';
-import type { RawImage } from '../engines/shared/image.js';
-import { estimateNoiseSigma } from '../engines/shared/nlmeans.js';
+import type { RawImage } from '../engines/raster/image.js';
+import { estimateNoiseSigma } from '../engines/restore/nlmeans.js';
 import type { Owner } from '../repositories/images.js';
 import type { JobService } from './jobs.js';
 
@@ -167,7 +167,7 @@ export async function recommendationsFor(bytes: Buffer, detectFaces?: FaceDetect
   return recommend(await analysePhoto(bytes, detectFaces));
 }
 
-const ANALYSIS_MODULE = new URL('./photo-analysis.engine.ts', import.meta.url).href;
+const ANALYSIS_MODULE = new URL('../engines/analysis/task.ts', import.meta.url).href;
 /** How long the analysis may wait for a worker thread (behind a running job) before we answer without faces. */
 const ANALYSIS_TIMEOUT_MS = 60_000;
 

@@ -1,9 +1,9 @@
 import { AppError, type OperationId } from '@ai-editor/core';
 import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
-import type { SelectPrompt } from './select-object.js';
+import type { SelectPrompt } from '../engines/select/select-object.js';
 
 /** The pool module that computes selections (services/select-object.engine.ts). */
-export const SELECT_MODULE = new URL('./select-object.engine.ts', import.meta.url).href;
+export const SELECT_MODULE = new URL('../engines/select/task.ts', import.meta.url).href;
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blendFill } from '../../src/engines/shared/poisson-blend.js';
+import { blendFill } from '../../src/engines/fill/poisson-blend.js';
 
 const W = 640;
 const H = 600;

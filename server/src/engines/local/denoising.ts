@@ -1,7 +1,7 @@
 import { defineEngine } from '../define.js';
-import { denoise } from '../shared/denoise.js';
-import { decode, encodePng } from '../shared/image.js';
-import { warmWithSmallJob } from '../shared/warm.js';
+import { warmWithSmallJob } from '../models/warm.js';
+import { decode, encodePng } from '../raster/image.js';
+import { denoise } from '../restore/denoise.js';
 
 /**
  * Denoising: non-local means on luminance and half-size chroma (shared/denoise.ts). The noise level is estimated

@@ -1,9 +1,9 @@
 import { checkOutputSize } from '@ai-editor/core';
 import sharp from 'sharp';
 import { defineEngine } from '../define.js';
-import { esrganRestore, releaseEsrgan, warmEsrgan } from '../shared/esrgan.js';
-import { detectFaces, type Face, type Point, releaseFaces, warmFaces } from '../shared/faces.js';
-import { decode, encodePng, type RawImage } from '../shared/image.js';
+import { esrganRestore, releaseEsrgan, warmEsrgan } from '../models/esrgan.js';
+import { detectFaces, type Face, type Point, releaseFaces, warmFaces } from '../models/faces.js';
+import { decode, encodePng, type RawImage } from '../raster/image.js';
 import type { EngineContext } from '../types.js';
 
 /**

@@ -1,5 +1,5 @@
 import { defineEngine } from '../define.js';
-import { warmWithSmallJob } from '../shared/warm.js';
+import { warmWithSmallJob } from '../models/warm.js';
 import { fillMasked } from './object-removal.js';
 
 /** Inpainting: the same fill as object removal; the mask only grows enough to cover anti-aliased brush edges. */

@@ -1,8 +1,8 @@
 import { defineEngine } from '../define.js';
-import { dilateMask, processMaskedRegion } from '../shared/fit.js';
-import { decode, decodeMask, encodePng } from '../shared/image.js';
-import { inpaint } from '../shared/inpaint.js';
-import { warmWithSmallJob } from '../shared/warm.js';
+import { inpaint } from '../fill/inpaint.js';
+import { warmWithSmallJob } from '../models/warm.js';
+import { dilateMask, processMaskedRegion } from '../raster/fit.js';
+import { decode, decodeMask, encodePng } from '../raster/image.js';
 import type { EngineContext, EngineOutput } from '../types.js';
 
 export interface FillOptions {

@@ -1,12 +1,12 @@
 import type { ParamsOf } from '@ai-editor/core';
 import sharp from 'sharp';
 import { defineEngine } from '../define.js';
-import { denoise } from '../shared/denoise.js';
-import { detectFaces, type Face, releaseFaces } from '../shared/faces.js';
-import { dilate, processMaskedRegion } from '../shared/fit.js';
-import { decode, decodeMask, encodePng, type RawImage } from '../shared/image.js';
-import { inpaint } from '../shared/inpaint.js';
-import { detectDefects, fillThinMarks } from '../shared/scratches.js';
+import { inpaint } from '../fill/inpaint.js';
+import { detectFaces, type Face, releaseFaces } from '../models/faces.js';
+import { dilate, processMaskedRegion } from '../raster/fit.js';
+import { decode, decodeMask, encodePng, type RawImage } from '../raster/image.js';
+import { denoise } from '../restore/denoise.js';
+import { detectDefects, fillThinMarks } from '../restore/scratches.js';
 import faceEnhancement, { NO_FACE_NOTE } from './face-enhancement.js';
 
 /**

@@ -1,8 +1,8 @@
 import { checkOutputSize } from '@ai-editor/core';
 import sharp from 'sharp';
 import { defineEngine } from '../define.js';
-import { esrganUpscale, releaseEsrgan, warmEsrgan } from '../shared/esrgan.js';
-import { decode, encodePng } from '../shared/image.js';
+import { esrganUpscale, releaseEsrgan, warmEsrgan } from '../models/esrgan.js';
+import { decode, encodePng } from '../raster/image.js';
 
 /**
  * Super-resolution with Real-ESRGAN general-x4v3 in overlapping tiles. The network is 4x only; for 2x its last

@@ -1,9 +1,9 @@
-import { decode, encodePng } from '../engines/shared/image.js';
-import { releaseIsnet, salientMask } from '../engines/shared/isnet.js';
-import { loadOpenCv } from '../engines/shared/opencv.js';
-import type { Engine } from '../engines/types.js';
+import { releaseIsnet, salientMask } from '../models/isnet.js';
+import { loadOpenCv } from '../models/opencv.js';
+import { decode, encodePng } from '../raster/image.js';
+import type { Engine } from '../types.js';
+import { grabCutBox } from './grabcut.js';
 import { dilate, dilationRadius, type SelectPrompt, selectObject } from './select-object.js';
-import { grabCutBox } from './select-object-grabcut.js';
 
 /**
  * "Select object" run as a task of the engine pool: ISNet inference and the mask work are CPU-bound and stay off

@@ -1,6 +1,6 @@
 /** The messages between the engine pool (adapters/engine-pool.ts) and an engine host process (worker/host.ts). */
 import type { ErrorCode } from '@ai-editor/core';
-import type { EngineInput, Progress } from '../engines/types.js';
+import type { EngineInput, Progress } from '../types.js';
 
 /** What a host is told when it starts (in its environment, as JSON). */
 export interface HostOptions {

@@ -1,6 +1,6 @@
-import { detectFaces, releaseFaces } from '../engines/shared/faces.js';
-import type { Engine } from '../engines/types.js';
-import { analysePhoto } from './recommendations.js';
+import { analysePhoto } from '../../services/recommendations.js';
+import { detectFaces, releaseFaces } from '../models/faces.js';
+import type { Engine } from '../types.js';
 
 /**
  * The recommendation analysis with face detection, run as a task of the engine pool: the face model runs on

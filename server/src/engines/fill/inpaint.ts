@@ -9,11 +9,11 @@
  * result is blended into its border in the gradient domain (shared/poisson-blend.ts).
  */
 import { AppError } from '@ai-editor/core';
+import { dilate } from '../raster/fit.js';
+import type { RawImage } from '../raster/image.js';
+import { seededRandom } from '../raster/random.js';
 import { exemplarFill } from './exemplar-fill.js';
-import { dilate } from './fit.js';
-import type { RawImage } from './image.js';
 import { blendFill } from './poisson-blend.js';
-import { seededRandom } from './random.js';
 
 export interface InpaintOptions {
   /** Patch half-size: 3 gives the 7x7 patches of Newson et al. */

@@ -1,4 +1,4 @@
-import type { RawImage } from '../engines/shared/image.js';
+import type { RawImage } from '../raster/image.js';
 
 /**
  * "Select object": from a click on an object (or a box around it) to a mask of that object, for the mask editor.

@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { AppError, type ErrorCode, errorMessage } from '@ai-editor/core';
-import { loadLocalEngine } from '../engines/local-engines.js';
-import type { Engine, Progress } from '../engines/types.js';
-import { HOST_OPTIONS_ENV, type HostMessage, type HostOptions, type RunCommand } from './host-protocol.js';
+import { loadLocalEngine } from '../local-engines.js';
+import type { Engine, Progress } from '../types.js';
+import { HOST_OPTIONS_ENV, type HostMessage, type HostOptions, type RunCommand } from './protocol.js';
 
 /**
  * Inference is batch work: it runs below the API in the CPU scheduler, so that status polls answer at once even

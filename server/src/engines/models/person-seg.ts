@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as tf from '@tensorflow/tfjs';
 import sharp from 'sharp';
-import type { RawImage } from './image.js';
+import type { RawImage } from '../raster/image.js';
 import { loadGraphModel, tfWasm } from './tf-wasm.js';
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Config, FaceLandmark, FaceResult, Human } from '@vladmandic/human';
-import type { RawImage } from './image.js';
+import type { RawImage } from '../raster/image.js';
 import { tfWasm } from './tf-wasm.js';
 
 /**

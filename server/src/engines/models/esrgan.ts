@@ -6,9 +6,9 @@ import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { loadConfig } from '../../config.js';
-import type { RawImage } from './image.js';
+import type { RawImage } from '../raster/image.js';
+import { planTiles, TileBlender } from '../raster/tiles.js';
 import { lookupPrelus, quantizeConvs, type Ranges } from './quantize.js';
-import { planTiles, TileBlender } from './tiles.js';
 
 /**
  * Real-ESRGAN general-x4v3 (SRVGGNetCompact: 34 convolutions with PReLU, a pixel shuffle and a nearest-upsampled

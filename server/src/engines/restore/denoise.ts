@@ -1,4 +1,4 @@
-import type { RawImage } from './image.js';
+import type { RawImage } from '../raster/image.js';
 import { estimateNoiseSigma, nlMeans } from './nlmeans.js';
 
 /**
