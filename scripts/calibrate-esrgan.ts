@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import { ESRGAN_QUANTIZED_MIN_CHANNELS, esrganFp32Model } from '../server/src/engines/models/esrgan.js';
+import { esrganFp32Model } from '../server/src/engines/models/esrgan-convert.js';
+import { ESRGAN_QUANTIZED_MIN_CHANNELS } from '../server/src/engines/models/esrgan-model.js';
 import { convTensors, exposeTensors, type Ranges } from '../server/src/engines/models/quantize.js';
 
 const PHOTOS = ['astronaut.png', 'camera.png', 'rocket.jpg'];

@@ -7,8 +7,8 @@
  */
 
 import { loadOpenCv, withMats } from '../../server/src/engines/models/opencv.js';
-import { dilateMask } from '../../server/src/engines/raster/fit.js';
 import type { RawImage } from '../../server/src/engines/raster/image.js';
+import { dilateMask } from '../../server/src/engines/raster/morphology.js';
 import type { Engine } from '../../server/src/engines/types.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../../server/test/support/engine-ctx.js';
 import { gradientMagnitude, luma, psnr } from '../../server/test/support/metrics.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import engine, { INK } from '../../src/engines/local/cartoonization.js';
-import { cropRaw } from '../../src/engines/raster/fit.js';
+import { cropRaw } from '../../src/engines/raster/geometry.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
 import { edgeAndFlat, meanWhere, topColourShare } from '../support/image-stats.js';

@@ -3,13 +3,8 @@ import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import engine from '../../src/engines/local/super-resolution.js';
-import {
-  esrganFp32Model,
-  esrganUpscale,
-  halfScaleHead,
-  TILE_OVERLAP,
-  TILE_SIZE,
-} from '../../src/engines/models/esrgan.js';
+import { esrganUpscale, TILE_OVERLAP, TILE_SIZE } from '../../src/engines/models/esrgan.js';
+import { esrganFp32Model, halfScaleHead } from '../../src/engines/models/esrgan-convert.js';
 import { lookupPrelus, quantizeConvs } from '../../src/engines/models/quantize.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
 import { planTiles } from '../../src/engines/raster/tiles.js';

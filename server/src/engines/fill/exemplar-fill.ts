@@ -8,7 +8,7 @@
  * penalty for distance so that near sources (the same region) win ties.
  */
 import { AppError } from '@ai-editor/core';
-import { dilate } from '../raster/fit.js';
+import { dilate } from '../raster/morphology.js';
 
 export interface ExemplarOptions {
   /** Patch half-size. */

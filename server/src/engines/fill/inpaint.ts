@@ -9,8 +9,8 @@
  * result is blended into its border in the gradient domain (shared/poisson-blend.ts).
  */
 import { AppError } from '@ai-editor/core';
-import { dilate } from '../raster/fit.js';
 import type { RawImage } from '../raster/image.js';
+import { dilate } from '../raster/morphology.js';
 import { seededRandom } from '../raster/random.js';
 import { exemplarFill } from './exemplar-fill.js';
 import { blendFill } from './poisson-blend.js';

@@ -1,9 +1,14 @@
 import { checkOutputSize } from '@ai-editor/core';
 import sharp from 'sharp';
 import { defineEngine } from '../define.js';
-import { esrganRestore, releaseEsrgan, warmEsrgan } from '../models/esrgan.js';
+import { warmEsrgan } from '../models/esrgan.js';
+import { releaseEsrgan } from '../models/esrgan-model.js';
 import { detectFaces, type Face, type Point, releaseFaces, warmFaces } from '../models/faces.js';
+import { cropRaw, type Rect } from '../raster/geometry.js';
+import { guidedFilter } from '../raster/guided-filter.js';
 import { decode, encodePng, type RawImage } from '../raster/image.js';
+import { resizeRaw } from '../raster/resize.js';
+import { esrganRestore } from '../restore/esrgan-restore.js';
 import type { EngineContext } from '../types.js';
 
 /**
@@ -23,28 +28,6 @@ const SKIN_SMOOTHING = 0.45;
 const RESTORE_STRENGTH = 0.5;
 export const NO_FACE_NOTE = 'No face found: general enhancement applied';
 
-function rawSharp(img: RawImage) {
-  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
-}
-
-async function resize(img: RawImage, width: number, height: number): Promise<RawImage> {
-  if (img.width === width && img.height === height) return img;
-  const data = await rawSharp(img).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
-  return { data, width, height, channels: img.channels };
-}
-
-async function crop(img: RawImage, r: Rect): Promise<RawImage> {
-  const data = await rawSharp(img).extract({ left: r.x, top: r.y, width: r.w, height: r.h }).raw().toBuffer();
-  return { data, width: r.w, height: r.h, channels: img.channels };
-}
-
-interface Rect {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
 /** Renders SVG shapes to a one-channel mask (0..1), blurred by `feather` px. */
 async function svgMask(width: number, height: number, shapes: string, feather: number): Promise<Float32Array> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
@@ -61,61 +44,14 @@ const polygon = (pts: Point[], fill: string, stroke = 0) =>
   `<polygon points="${pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')}" fill="${fill}"` +
   (stroke ? ` stroke="${fill}" stroke-width="${stroke.toFixed(1)}" stroke-linejoin="round"/>` : '/>');
 
-/** Box filter of a plane (mean over a (2r+1)^2 window, clamped at the borders), via a summed-area table. */
-function boxFilter(src: Float32Array, w: number, h: number, r: number): Float32Array {
-  const sat = new Float64Array((w + 1) * (h + 1));
-  for (let y = 0; y < h; y++) {
-    let row = 0;
-    for (let x = 0; x < w; x++) {
-      row += src[y * w + x] as number;
-      sat[(y + 1) * (w + 1) + x + 1] = (sat[y * (w + 1) + x + 1] as number) + row;
-    }
-  }
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const y0 = Math.max(0, y - r);
-    const y1 = Math.min(h, y + r + 1);
-    for (let x = 0; x < w; x++) {
-      const x0 = Math.max(0, x - r);
-      const x1 = Math.min(w, x + r + 1);
-      const s =
-        (sat[y1 * (w + 1) + x1] as number) -
-        (sat[y0 * (w + 1) + x1] as number) -
-        (sat[y1 * (w + 1) + x0] as number) +
-        (sat[y0 * (w + 1) + x0] as number);
-      out[y * w + x] = s / ((y1 - y0) * (x1 - x0));
-    }
-  }
-  return out;
-}
-
 /** Self-guided filter (He et al. 2010) of each channel: smooths flat areas like skin, keeps strong edges. */
-function guidedFilter(img: RawImage, r: number, eps: number): Float32Array[] {
+function guidedChannels(img: RawImage, r: number, eps: number): Float32Array[] {
   const { width: w, height: h, channels: c } = img;
   const out: Float32Array[] = [];
   for (let k = 0; k < 3; k++) {
     const p = new Float32Array(w * h);
-    const pp = new Float32Array(w * h);
-    for (let i = 0; i < p.length; i++) {
-      const v = img.data[i * c + k] as number;
-      p[i] = v;
-      pp[i] = v * v;
-    }
-    const mean = boxFilter(p, w, h, r);
-    const meanSq = boxFilter(pp, w, h, r);
-    const a = new Float32Array(w * h);
-    const b = new Float32Array(w * h);
-    for (let i = 0; i < p.length; i++) {
-      const m = mean[i] as number;
-      const v = (meanSq[i] as number) - m * m;
-      a[i] = v / (v + eps);
-      b[i] = m - (a[i] as number) * m;
-    }
-    const ma = boxFilter(a, w, h, r);
-    const mb = boxFilter(b, w, h, r);
-    const q = new Float32Array(w * h);
-    for (let i = 0; i < q.length; i++) q[i] = (ma[i] as number) * (p[i] as number) + (mb[i] as number);
-    out.push(q);
+    for (let i = 0; i < p.length; i++) p[i] = img.data[i * c + k] as number;
+    out.push(guidedFilter(p, w, h, r, eps));
   }
   return out;
 }
@@ -129,15 +65,15 @@ function regionOf(face: Face, width: number, height: number): Rect {
   const y0 = Math.max(0, Math.floor(cy - (bh * REGION_SCALE) / 2));
   const x1 = Math.min(width, Math.ceil(cx + (bw * REGION_SCALE) / 2));
   const y1 = Math.min(height, Math.ceil(cy + (bh * REGION_SCALE) / 2));
-  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+  return { left: x0, top: y0, width: x1 - x0, height: y1 - y0 };
 }
 
 /** Restores one face's region and returns it with its blend weights, at the output scale. */
 async function enhanceFace(photo: RawImage, face: Face, scale: number, ctx: EngineContext, onTile: () => void) {
   const region = regionOf(face, photo.width, photo.height);
-  const w = region.w * scale;
-  const h = region.h * scale;
-  const { image, blur } = await esrganRestore(await crop(photo, region), w, h, {
+  const w = region.width * scale;
+  const h = region.height * scale;
+  const { image, blur } = await esrganRestore(cropRaw(photo, region), w, h, {
     threads: ctx.threads,
     signal: ctx.signal,
     maxModelPixels: FACE_MODEL_PIXELS,
@@ -145,7 +81,7 @@ async function enhanceFace(photo: RawImage, face: Face, scale: number, ctx: Engi
     onTile,
   });
   // Face coordinates in the region, at the output scale.
-  const local = (pts: Point[]): Point[] => pts.map(([x, y]) => [(x - region.x) * scale, (y - region.y) * scale]);
+  const local = (pts: Point[]): Point[] => pts.map(([x, y]) => [(x - region.left) * scale, (y - region.top) * scale]);
   const [bx, by, bw, bh] = face.box;
   const size = Math.min(bw, bh) * scale;
 
@@ -153,7 +89,7 @@ async function enhanceFace(photo: RawImage, face: Face, scale: number, ctx: Engi
     // Gentle smoothing on the skin: the face outline minus the (widened) eyes, brows and lips.
     const spare = face.features.map((f) => polygon(local(f), 'black', size * 0.06)).join('');
     const skin = await svgMask(w, h, polygon(local(face.outline), 'white') + spare, size * 0.02);
-    const smooth = guidedFilter(image, Math.max(2, Math.round(size * 0.02)), (0.04 * 255) ** 2);
+    const smooth = guidedChannels(image, Math.max(2, Math.round(size * 0.02)), (0.04 * 255) ** 2);
     for (let i = 0; i < w * h; i++) {
       const a = SKIN_SMOOTHING * (skin[i] as number);
       if (a === 0) continue;
@@ -164,8 +100,8 @@ async function enhanceFace(photo: RawImage, face: Face, scale: number, ctx: Engi
     }
   }
   // Blend weights: an ellipse around the box, feathered, and zero at the region's edge.
-  const cx = (bx + bw / 2 - region.x) * scale;
-  const cy = (by + bh / 2 - region.y) * scale;
+  const cx = (bx + bw / 2 - region.left) * scale;
+  const cy = (by + bh / 2 - region.top) * scale;
   // The box is already 1.4x the face; with the blur's 3 sigma the weights end inside the region (0.8x the box).
   const ellipse = `<ellipse cx="${cx}" cy="${cy}" rx="${(bw * scale) / 2}" ry="${(bh * scale) / 2}" fill="white"/>`;
   const weight = await svgMask(w, h, ellipse, size * 0.06);
@@ -203,7 +139,7 @@ const faceEnhancement = defineEngine('face-enhancement', {
       };
     }
 
-    const out = scale === 1 ? { ...photo, data: Buffer.from(photo.data) } : await resize(photo, width, height);
+    const out = scale === 1 ? { ...photo, data: Buffer.from(photo.data) } : await resizeRaw(photo, width, height);
     const report: { x: number; y: number; width: number; height: number; score: number; blur: number }[] = [];
     for (const [n, face] of faces.entries()) {
       const stage = `Enhancing face ${n + 1} of ${faces.length}`;
@@ -212,8 +148,8 @@ const faceEnhancement = defineEngine('face-enhancement', {
         ctx.progress({ stage, percent: Math.round(15 + (75 * (n + 0.8)) / faces.length) }),
       );
       // Feathered blend into the output; outside the ellipse the weight is 0 and the photo stays as it was.
-      const x0 = region.x * scale;
-      const y0 = region.y * scale;
+      const x0 = region.left * scale;
+      const y0 = region.top * scale;
       for (let y = 0; y < image.height; y++) {
         for (let x = 0; x < image.width; x++) {
           const a = weight[y * image.width + x] as number;

@@ -1,8 +1,9 @@
 import { defineEngine } from '../define.js';
 import { warmWithSmallJob } from '../models/warm.js';
-import { fitScale, resizeRaw } from '../raster/fit.js';
+import { fitScale } from '../raster/geometry.js';
 import { guidedFilter } from '../raster/guided-filter.js';
 import { decode, encodePng, type RawImage } from '../raster/image.js';
+import { resizeRaw } from '../raster/resize.js';
 
 /**
  * Exposure correction with local tone mapping, classical and model-free.

@@ -1,8 +1,9 @@
 import { defineEngine } from '../define.js';
 import { inpaint } from '../fill/inpaint.js';
 import { warmWithSmallJob } from '../models/warm.js';
-import { dilateMask, processMaskedRegion } from '../raster/fit.js';
+import { processMaskedRegion } from '../raster/fit.js';
 import { decode, decodeMask, encodePng } from '../raster/image.js';
+import { dilateMask } from '../raster/morphology.js';
 import type { EngineContext, EngineOutput } from '../types.js';
 
 export interface FillOptions {

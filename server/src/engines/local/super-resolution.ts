@@ -1,7 +1,8 @@
 import { checkOutputSize } from '@ai-editor/core';
 import sharp from 'sharp';
 import { defineEngine } from '../define.js';
-import { esrganUpscale, releaseEsrgan, warmEsrgan } from '../models/esrgan.js';
+import { esrganUpscale, warmEsrgan } from '../models/esrgan.js';
+import { releaseEsrgan } from '../models/esrgan-model.js';
 import { decode, encodePng } from '../raster/image.js';
 
 /**

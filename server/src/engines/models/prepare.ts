@@ -1,4 +1,4 @@
-import { esrganModelPath } from './esrgan.js';
+import { esrganModelPath } from './esrgan-model.js';
 import { isnetModelPath } from './isnet.js';
 
 /**

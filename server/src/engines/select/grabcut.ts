@@ -1,7 +1,8 @@
-import sharp from 'sharp';
 import { type OpenCv, withMats } from '../models/opencv.js';
+import type { Rect } from '../raster/geometry.js';
 import type { RawImage } from '../raster/image.js';
-import type { BoxCutter, Rect } from './select-object.js';
+import { resizeRaw } from '../raster/resize.js';
+import type { BoxCutter } from './select-object.js';
 
 /** Iterations of GrabCut's colour-model / graph-cut loop (OpenCV's examples use 5; more changed nothing here). */
 const ITERATIONS = 5;
@@ -18,25 +19,16 @@ export function grabCutBox(cv: OpenCv): BoxCutter {
     if (scale === 1) return cut(cv, img, box);
     const width = Math.max(1, Math.round(img.width * scale));
     const height = Math.max(1, Math.round(img.height * scale));
-    const small = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
-      .resize(width, height, { fit: 'fill' })
-      .raw()
-      .toBuffer();
-    const mask = cut(
-      cv,
-      { data: small, width, height, channels: img.channels },
-      {
-        left: Math.floor(box.left * scale),
-        top: Math.floor(box.top * scale),
-        width: Math.max(2, Math.round(box.width * scale)),
-        height: Math.max(2, Math.round(box.height * scale)),
-      },
-    );
-    const big = await sharp(Buffer.from(mask.map((v) => v * 255)), { raw: { width, height, channels: 1 } })
-      .resize(img.width, img.height, { fit: 'fill', kernel: 'linear' })
-      .raw()
-      .toBuffer();
-    return Uint8Array.from(big, (v) => (v >= 128 ? 1 : 0));
+    const small = await resizeRaw(img, width, height);
+    const mask = cut(cv, small, {
+      left: Math.floor(box.left * scale),
+      top: Math.floor(box.top * scale),
+      width: Math.max(2, Math.round(box.width * scale)),
+      height: Math.max(2, Math.round(box.height * scale)),
+    });
+    const grey = { data: Buffer.from(mask.map((v) => v * 255)), width, height, channels: 1 as const };
+    const big = await resizeRaw(grey, img.width, img.height, 'linear');
+    return Uint8Array.from(big.data, (v) => (v >= 128 ? 1 : 0));
   };
 }
 
@@ -47,7 +39,7 @@ function cut(cv: OpenCv, img: RawImage, box: Rect): Uint8Array {
   const rect = new cv.Rect(left, top, Math.min(box.width, width - left), Math.min(box.height, height - top));
   return withMats((track) => {
     const src = track(new cv.Mat(height, width, cv.CV_8UC3));
-    // Engines decode photos to three channels (engines/shared/image.ts).
+    // Engines decode photos to three channels (raster/image.ts).
     src.data.set(img.data);
     const mask = track(new cv.Mat());
     const bgd = track(new cv.Mat());

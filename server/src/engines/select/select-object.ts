@@ -1,4 +1,6 @@
+import { clampRect, cropRaw, type Rect } from '../raster/geometry.js';
 import type { RawImage } from '../raster/image.js';
+import { dilate } from '../raster/morphology.js';
 
 /**
  * "Select object": from a click on an object (or a box around it) to a mask of that object, for the mask editor.
@@ -24,13 +26,6 @@ export type Segmenter = (img: RawImage) => Promise<Buffer>;
 /** A 0/1 mask of the object inside `box` (the image's coordinates), at the image's size. */
 export type BoxCutter = (img: RawImage, box: Rect) => Promise<Uint8Array>;
 
-export interface Rect {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
-
 /** Crop sides tried around a click, as shares of the photo's long side (the last one covers the whole photo). */
 const POINT_CROPS = [0.3, 0.55, 1] as const;
 /** GrabCut sees the box and this share of its size on each side, where it learns the background. */
@@ -43,6 +38,13 @@ const NEAR_CLICK = 0.03;
 /** Growth of the returned selection, so that removal leaves no halo of the object's soft edge or shadow. */
 export function dilationRadius(width: number, height: number): number {
   return Math.max(3, Math.round(0.008 * Math.max(width, height)));
+}
+
+/** A 0/255 selection grown by dilationRadius with a round brush (pixels from 128 count as selected), 0/255. */
+export function growSelection(mask: Uint8Array, width: number, height: number): Buffer {
+  const set = Uint8Array.from(mask, (v) => (v >= 128 ? 1 : 0));
+  const grown = dilate(set, width, height, dilationRadius(width, height), 'round');
+  return Buffer.from(grown.map((v) => v * 255));
 }
 
 /** The selection as a 0/255 mask of the whole photo (empty when nothing was found). */
@@ -60,7 +62,7 @@ async function selectAtPoint(img: RawImage, p: { x: number; y: number }, segment
   let best: Buffer | undefined;
   for (const share of POINT_CROPS) {
     const rect = squareAround(img, p.x, p.y, share * Math.max(img.width, img.height));
-    const soft = await segment(crop(img, rect));
+    const soft = await segment(cropRaw(img, rect));
     const near = NEAR_CLICK * Math.max(rect.width, rect.height);
     const part = componentAt(binary(soft), rect.width, rect.height, p.x - rect.left, p.y - rect.top, near);
     if (!part) continue;
@@ -77,7 +79,7 @@ async function selectInBox(
   cutBox: BoxCutter,
 ): Promise<Buffer> {
   const { rect, inner } = boxCrop(img, b, BOX_CONTEXT);
-  const mask = await cutBox(crop(img, rect), inner);
+  const mask = await cutBox(cropRaw(img, rect), inner);
   return place(keepLargeParts(mask, rect.width, rect.height), rect, img.width, img.height);
 }
 
@@ -106,23 +108,6 @@ export function normaliseBox(
   return { left, top, width: Math.max(2, right - left), height: Math.max(2, bottom - top) };
 }
 
-export function clampRect(
-  img: { width: number; height: number },
-  left: number,
-  top: number,
-  w: number,
-  h: number,
-): Rect {
-  const l = Math.max(0, Math.round(left));
-  const t = Math.max(0, Math.round(top));
-  return {
-    left: l,
-    top: t,
-    width: Math.max(1, Math.min(img.width, Math.round(left + w)) - l),
-    height: Math.max(1, Math.min(img.height, Math.round(top + h)) - t),
-  };
-}
-
 /** A square of the given side centred on the point, shifted (and cut) to stay inside the photo. */
 function squareAround(img: { width: number; height: number }, x: number, y: number, side: number): Rect {
   const w = Math.min(img.width, Math.round(side));
@@ -130,16 +115,6 @@ function squareAround(img: { width: number; height: number }, x: number, y: numb
   const left = Math.min(img.width - w, Math.max(0, Math.round(x - w / 2)));
   const top = Math.min(img.height - h, Math.max(0, Math.round(y - h / 2)));
   return { left, top, width: w, height: h };
-}
-
-export function crop(img: RawImage, r: Rect): RawImage {
-  const c = img.channels;
-  const out = Buffer.alloc(r.width * r.height * c);
-  for (let y = 0; y < r.height; y++) {
-    const from = ((y + r.top) * img.width + r.left) * c;
-    img.data.copy(out, y * r.width * c, from, from + r.width * c);
-  }
-  return { data: out, width: r.width, height: r.height, channels: img.channels };
 }
 
 export function binary(soft: Buffer): Uint8Array {
@@ -248,45 +223,5 @@ export function place(part: Uint8Array, r: Rect, width: number, height: number):
       if (part[y * r.width + x]) out[(y + r.top) * width + x + r.left] = 255;
     }
   }
-  return out;
-}
-
-/**
- * Grows a 0/255 mask by `radius` pixels with a round brush: a two-pass chamfer distance to the mask (steps 1 and
- * √2 approximate the Euclidean distance within 8 %), then every pixel within the radius is set.
- */
-export function dilate(mask: Buffer, width: number, height: number, radius: number): Buffer {
-  const INF = 1e9;
-  const d = new Float32Array(width * height);
-  for (let i = 0; i < d.length; i++) d[i] = (mask[i] as number) >= 128 ? 0 : INF;
-  const D = Math.SQRT2;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      let v = d[i] as number;
-      if (x > 0) v = Math.min(v, (d[i - 1] as number) + 1);
-      if (y > 0) {
-        v = Math.min(v, (d[i - width] as number) + 1);
-        if (x > 0) v = Math.min(v, (d[i - width - 1] as number) + D);
-        if (x < width - 1) v = Math.min(v, (d[i - width + 1] as number) + D);
-      }
-      d[i] = v;
-    }
-  }
-  for (let y = height - 1; y >= 0; y--) {
-    for (let x = width - 1; x >= 0; x--) {
-      const i = y * width + x;
-      let v = d[i] as number;
-      if (x < width - 1) v = Math.min(v, (d[i + 1] as number) + 1);
-      if (y < height - 1) {
-        v = Math.min(v, (d[i + width] as number) + 1);
-        if (x < width - 1) v = Math.min(v, (d[i + width + 1] as number) + D);
-        if (x > 0) v = Math.min(v, (d[i + width - 1] as number) + D);
-      }
-      d[i] = v;
-    }
-  }
-  const out = Buffer.alloc(width * height);
-  for (let i = 0; i < out.length; i++) if ((d[i] as number) <= radius) out[i] = 255;
   return out;
 }

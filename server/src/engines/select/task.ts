@@ -3,7 +3,7 @@ import { loadOpenCv } from '../models/opencv.js';
 import { decode, encodePng } from '../raster/image.js';
 import type { Engine } from '../types.js';
 import { grabCutBox } from './grabcut.js';
-import { dilate, dilationRadius, type SelectPrompt, selectObject } from './select-object.js';
+import { growSelection, type SelectPrompt, selectObject } from './select-object.js';
 
 /**
  * "Select object" run as a task of the engine pool: ISNet inference and the mask work are CPU-bound and stay off
@@ -21,7 +21,7 @@ const selectObjectEngine: Engine = {
       // OpenCV.js (~100 MB) is loaded for the first box only.
       cutBox: async (crop, box) => grabCutBox(await loadOpenCv())(crop, box),
     });
-    const grown = dilate(mask, img.width, img.height, dilationRadius(img.width, img.height));
+    const grown = growSelection(mask, img.width, img.height);
     let selected = 0;
     for (const v of grown) if (v) selected++;
     return {
