@@ -47,7 +47,7 @@ for (const [name, values] of samples) {
   const k = Math.floor((1 - KEEP) * (values.length - 1));
   ranges[name] = [values[k] as number, values[values.length - 1 - k] as number];
 }
-const file = path.join(root, 'server/src/engines/shared/esrgan-int8-ranges.json');
+const file = path.join(root, 'server/src/engines/models/esrgan-int8-ranges.json');
 const about = { made: 'scripts/calibrate-esrgan.ts', photos: PHOTOS, size: SIZE, keep: KEEP };
 const lines = [
   ...Object.entries(about).map(([k, v]) => `  "${k}": ${JSON.stringify(v)},`),

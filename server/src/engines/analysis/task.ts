@@ -1,6 +1,6 @@
-import { analysePhoto } from '../../services/recommendations.js';
 import { detectFaces, releaseFaces } from '../models/faces.js';
 import type { Engine } from '../types.js';
+import { analysePhoto } from './photo-analysis.js';
 
 /**
  * The recommendation analysis with face detection, run as a task of the engine pool: the face model runs on

@@ -1,12 +1,12 @@
 /**
  * Exemplar-based inpainting that continues structure: a priority-ordered exemplar fill (Criminisi, Pérez & Toyama
- * 2004; shared/exemplar-fill.ts) on the pyramid level where the hole is small, refined on every finer level by
+ * 2004; fill/exemplar-fill.ts) on the pyramid level where the hole is small, refined on every finer level by
  * multi-scale patch synthesis with PatchMatch, after Wexler, Shechtman & Irani 2007 and Newson, Almansa, Gousseau &
  * Pérez 2014 ("Non-local patch-based image inpainting", IPOL): an EM loop alternates PatchMatch (Barnes et al.
  * 2009: each patch touching the hole finds a similar patch wholly outside it) and a vote in which each hole pixel
  * becomes the similarity-weighted mean of what the overlapping matches say it should be. The nearest-neighbour field
  * is carried up the pyramid, so fine levels copy real full-resolution texture along the structure found below. The
- * result is blended into its border in the gradient domain (shared/poisson-blend.ts).
+ * result is blended into its border in the gradient domain (fill/poisson-blend.ts).
  */
 import { AppError } from '@ai-editor/core';
 import type { RawImage } from '../raster/image.js';
@@ -450,9 +450,9 @@ function seedField(m: Matcher, src: Int32Array): void {
  * the mask (there is nothing to copy from).
  *
  * The pyramid is halved until the hole has at most STRUCTURE_PIXELS pixels; there the hole is filled in priority
- * order (shared/exemplar-fill.ts), which carries lines and edges across it. Finer levels refine that fill with
+ * order (fill/exemplar-fill.ts), which carries lines and edges across it. Finer levels refine that fill with
  * PatchMatch and voting, starting from its shifts, so they add full-resolution texture without losing the
- * structure; the result is blended into its border in the gradient domain (shared/poisson-blend.ts).
+ * structure; the result is blended into its border in the gradient domain (fill/poisson-blend.ts).
  */
 export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = {}): InpaintResult {
   const r = opts.patchRadius ?? 3;

@@ -1,4 +1,4 @@
-/** The messages between the engine pool (adapters/engine-pool.ts) and an engine host process (worker/host.ts). */
+/** The messages between the engine pool (adapters/engine-pool.ts) and an engine host process (host.ts). */
 import type { ErrorCode } from '@ai-editor/core';
 import type { EngineInput, Progress } from '../types.js';
 

@@ -4,7 +4,7 @@ import { decode, encodePng } from '../raster/image.js';
 import { denoise } from '../restore/denoise.js';
 
 /**
- * Denoising: non-local means on luminance and half-size chroma (shared/denoise.ts). The noise level is estimated
+ * Denoising: non-local means on luminance and half-size chroma (restore/denoise.ts). The noise level is estimated
  * from the photo; the strength slider (1-100, 50 = the estimate) scales the level the filter assumes.
  */
 export default defineEngine('denoising', {

@@ -1,3 +1,4 @@
+import type { Params } from '@ai-editor/core';
 import { releaseIsnet, salientMask } from '../models/isnet.js';
 import { loadOpenCv } from '../models/opencv.js';
 import { decode, encodePng } from '../raster/image.js';
@@ -14,7 +15,7 @@ const selectObjectEngine: Engine = {
   async run(input, ctx) {
     if (!input.image) throw new Error('Select object needs a photo');
     const img = await decode(input.image);
-    const prompt = input.params as unknown as SelectPrompt;
+    const prompt = promptOf(input.params);
     ctx.progress({ stage: 'selecting' });
     const mask = await selectObject(img, prompt, {
       segment: (crop) => salientMask(crop, ctx.threads),
@@ -34,5 +35,17 @@ const selectObjectEngine: Engine = {
   },
   release: releaseIsnet,
 };
+
+/** The prompt as the service put it in `params` (services/select-object-api.ts has checked it). */
+function promptOf(params: Params): SelectPrompt {
+  const n = (name: string): number => {
+    const v = params[name];
+    if (typeof v !== 'number') throw new Error(`Select object: no ${name} in the prompt`);
+    return v;
+  };
+  return params.kind === 'box'
+    ? { kind: 'box', x0: n('x0'), y0: n('y0'), x1: n('x1'), y1: n('y1') }
+    : { kind: 'point', x: n('x'), y: n('y') };
+}
 
 export default selectObjectEngine;
