@@ -1,6 +1,6 @@
 import type { Operation } from '@ai-editor/core';
 import { zipSync } from 'fflate';
-import { fetchBlob } from './jobs';
+import { fetchBlob } from '../jobs';
 
 /** The most photos one batch takes (the FAQ's promise). */
 export const MAX_BATCH = 10;

@@ -1,7 +1,7 @@
 import type { ImageJob } from '@ai-editor/core';
 import { Loader2 } from 'lucide-react';
 import { Progress } from '@/components/ui/progress';
-import { jobPercent, stageLabel } from './jobs';
+import { jobPercent, stageLabel } from '../jobs';
 
 /**
  * The 'Processing your request...' indicator (docs/product.md#pages), with what the server really reports: the stage, the percentage

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { queries } from '@/lib/queries';
-import { cancelJob, ToolError } from './jobs';
+import { cancelJob, ToolError } from '../jobs';
 
 /** Cancels a pending or running job (`POST /api/images/:id/cancel`); the polled view then shows it as cancelled. */
 export function CancelJobButton({ jobId }: { jobId: number }) {

@@ -3,10 +3,10 @@ import { ServerOff } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import NotFound from '@/pages/NotFound';
+import { useEngineAvailability, useToolOffer } from '../useEngine';
 import { ComingSoon, ToolFrame } from './ToolFrame';
 import { ToolWorkspace } from './ToolWorkspace';
 import { TutorialCard } from './TutorialCard';
-import { useEngineAvailability, useToolOffer } from './useEngine';
 
 /** Route component of /features/:slug. The operation comes from the catalogue by its route. */
 export default function ToolPage() {

@@ -10,7 +10,7 @@ import {
   type Params,
   parseParams,
 } from '@ai-editor/core';
-import { ToolError } from './jobs';
+import { ToolError } from '../jobs';
 
 /** The `accept` map for the file pickers, from core's list. */
 export const ACCEPT: Record<string, string[]> = Object.fromEntries(

@@ -17,14 +17,14 @@ import { toast } from '@/components/ui/use-toast';
 import { UsageNotice } from '@/features/auth/UsageNotice';
 import { queries } from '@/lib/queries';
 import { cn } from '@/lib/utils';
+import { jobPercent, stageLabel, submitJob, ToolError } from '../jobs';
+import { CHECKERBOARD } from '../result/ResultCard';
+import { useDownload } from '../result/useDownload';
+import { useAccess } from '../useAccess';
+import { useLimits } from '../useLimits';
 import { batchFileNames, zipResults } from './batch';
-import { jobPercent, stageLabel, submitJob, ToolError } from './jobs';
 import { ParamControls } from './ParamControls';
-import { CHECKERBOARD } from './ResultCard';
 import { useObjectUrl } from './UploadArea';
-import { useAccess } from './useAccess';
-import { useDownload } from './useDownload';
-import { useLimits } from './useLimits';
 import { checkImageFile, checkOutput, checkParams } from './validate';
 
 /** One photo of the batch: before it is sent, refused (with the message), or its job. */

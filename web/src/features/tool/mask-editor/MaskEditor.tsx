@@ -19,10 +19,10 @@ import { Label } from '@/components/ui/input';
 import { Slider } from '@/components/ui/slider';
 import { toast } from '@/components/ui/use-toast';
 import { cn } from '@/lib/utils';
-import { ToolError } from './jobs';
+import { ToolError } from '../jobs';
+import { useObjectUrl } from '../workspace/UploadArea';
 import { drawStroke, exportMask, maskSize, mayHavePaint, redraw, type Stroke, selectionLayer } from './mask';
 import { requestSelection, type SelectionPrompt } from './selectObject';
-import { useObjectUrl } from './UploadArea';
 
 export interface MaskEditorHandle {
   /** The painted mask as a PNG (white = the area to work on), or null when nothing is painted. */

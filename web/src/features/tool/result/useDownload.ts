@@ -2,7 +2,7 @@ import { type ErrorCode, errorMessage, errorTitle } from '@ai-editor/core';
 import { useState } from 'react';
 import { toast } from '@/components/ui/use-toast';
 import { useServerConfig } from '@/lib/server';
-import { fetchBlob, saveBlob } from './jobs';
+import { fetchBlob, saveBlob } from '../jobs';
 
 /**
  * The Download button's work, shared by the tool page's result card and the result page: a visitor who may not

@@ -1,5 +1,5 @@
 import { errorMessage, errorTitle, isErrorCode, type OperationId } from '@ai-editor/core';
-import { ToolError } from './jobs';
+import { ToolError } from '../jobs';
 
 /** A click (`x`, `y`) or a box (`x0`…`y1`), in pixels of the photo as shown upright. */
 export type SelectionPrompt = { x: number; y: number } | { x0: number; y0: number; x1: number; y1: number };
