@@ -1,7 +1,7 @@
 import { AppError, fileFields, isAcceptedMime, isOperationId, type Operation, type OperationId } from '@ai-editor/core';
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
-import { decodesFully, headerSize } from '../adapters/image.js';
+import { decodesFully, headerSize, isEmptyMask } from '../adapters/image.js';
 
 export interface UploadedFile {
   field: string;
@@ -100,20 +100,6 @@ export async function checkFiles(
   }
   if (checked.mask && (await isEmptyMask(checked.mask.bytes))) throw new AppError('MASK_EMPTY');
   return checked;
-}
-
-/**
- * A mask with no pixel the engines would work on, read as they read it (engines/shared/image.ts decodeMask:
- * transparency as black, grey, threshold at 128): it would change nothing and spend a use for it.
- */
-async function isEmptyMask(bytes: Buffer): Promise<boolean> {
-  const painted = await sharp(bytes, { limitInputPixels: false })
-    .flatten({ background: '#000000' })
-    .greyscale()
-    .threshold(128)
-    .raw()
-    .toBuffer();
-  return painted.indexOf(255) === -1;
 }
 
 /** Operation names are echoed in errors only this long, so a probe cannot make us repeat a megabyte. */
