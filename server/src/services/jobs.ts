@@ -155,6 +155,11 @@ export class JobService {
   async process(id: number): Promise<void> {
     const row = await this.find(id);
     if (!row || row.status !== 'pending') return;
+    // Swept by retention while it waited (its photo is gone): nothing to run.
+    if (row.purgedAt) {
+      await this.fail(id, this.expired().message, 'RESULT_EXPIRED');
+      return;
+    }
     if (row.attempts >= MAX_ATTEMPTS) {
       await this.fail(id, errorMessage('INTERRUPTED'), 'INTERRUPTED');
       return;
