@@ -21,7 +21,7 @@ describe('hardening: forgery and right answers', () => {
         'hdr-enhancement': testEngine('slow-echo'),
       },
     });
-  });
+  }, 400_000);
   afterAll(() => server?.close());
 
   const photo = () => blob(fixture('astronaut.png'), 'image/png');

@@ -154,6 +154,10 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
     // CI=true keeps the CLI from prompting or checking for updates.
     env: { ...process.env, TMPDIR: tmpDir, CI: 'true', NO_UPDATE_NOTIFIER: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: a stop signal sent to the server's whole group (Ctrl+C, systemd) must not reach it
+    // as well, since the CLI takes a second signal as "exit now, without exporting the accounts". It is stopped
+    // by stop(), or by its parent watch.
+    detached: true,
   });
   fs.writeFileSync(pidFile, String(child.pid));
   const url = `http://${opts.host}:${opts.port}`;
@@ -174,7 +178,7 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
   );
   let stopping = false;
   void exited.then((code) => {
-    // Ctrl+C in a terminal reaches the emulator too: a clean exit then is part of shutting down.
+    // A clean exit while stopping is part of shutting down.
     if (stopping) return;
     if (code === 0) opts.log?.warn('the Firebase Auth emulator stopped');
     else opts.log?.error({ code, output }, 'the Firebase Auth emulator stopped');

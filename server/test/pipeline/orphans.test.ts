@@ -104,6 +104,6 @@ describe('orphaned result files', () => {
     server = await startTestServer({ dataDir, localEngineOverrides: overrides });
     for (const f of strays) expect(fs.existsSync(f), f).toBe(false);
     expect(fs.existsSync(path.join(files, `results/${id}/0.png`))).toBe(true);
-    expect((await v.fetch(`/api/images/${id}/result/0`)).status).toBe(200);
+    expect((await server.handle.jobs.find(id))?.resultKeys).toEqual([`results/${id}/0.png`]);
   });
 });
