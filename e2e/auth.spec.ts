@@ -1,6 +1,6 @@
 import type { Me } from '@ai-editor/core';
-import { expect, test } from '@playwright/test';
 import { emulatorUrl, serveGoogleStandIns } from './auth-support';
+import { expect, test } from './fixtures';
 import { choosePhoto, fixture, skipTutorials, toast } from './tool-support';
 
 /**

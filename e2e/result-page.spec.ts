@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { ImageJob } from '@ai-editor/core';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './fixtures';
 import { allowUse, choosePhoto, expectResult, fixture, resizedPhoto, skipTutorials, toast } from './tool-support';
 
 /** Submits a job through the page's own cookie jar (so the page may see it), as the tool page would. */

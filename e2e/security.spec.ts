@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
 import { serveGoogleStandIns } from './auth-support';
+import { expect, type Page, test } from './fixtures';
 import { type RunningServer, startServer } from './server';
 import { choosePhoto, expectResult, fixture, skipTutorials, toast } from './tool-support';
 

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
+import { expect, test } from './fixtures';
 import { allowUse, choosePhoto, expectResult, fixture, noisyPhoto, skipTutorials, TEXT, toast } from './tool-support';
 
 test('background removal end to end: progress, result, compare slider, transparent PNG download', async ({ page }) => {

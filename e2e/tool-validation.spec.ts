@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { allowUse, choosePhoto, dropFiles, fixture, skipTutorials, TEXT, toast } from './tool-support';
 
 /** The upload rules (docs/product.md#upload-rules), checked in the browser with the server's messages before anything is sent. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { ImageJob } from '@ai-editor/core';
-import { expect, type Page, test } from '@playwright/test';
 import { signIn } from './auth-support';
+import { expect, type Page, test } from './fixtures';
 import { choosePhoto, expectResult, fixture, resizedPhoto, seriousViolations, skipTutorials } from './tool-support';
 
 /** The job the tool page shows, from its address (`?job=ID`). */
