@@ -45,7 +45,7 @@ test('pending shows a skeleton and progress, then the completed image and its do
     page.waitForEvent('download'),
     done.getByRole('button', { name: 'Download' }).click(),
   ]);
-  expect(download.suggestedFilename()).toBe('enhanced-image.png');
+  expect(download.suggestedFilename()).toBe(`denoising-${id}.png`);
   await expect(toast(page, 'Success', 'Image downloaded successfully')).toBeVisible();
   await other.context().close();
 });

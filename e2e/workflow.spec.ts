@@ -162,7 +162,7 @@ test('the editor applies steps one after another, goes back to any step and down
   const download = page.waitForEvent('download');
   await page.getByTestId('editor-download').click();
   const file = await download;
-  expect(file.suggestedFilename()).toBe('background-removal-result.png');
+  expect(file.suggestedFilename()).toBe(`background-removal-${ids[1]}.png`);
   const saved = fs.readFileSync(await file.path());
   expect(saved.equals(await bytesOf(page, `/api/images/${ids[1]}/result/0`))).toBe(true);
 });

@@ -8,6 +8,7 @@ import {
   jobIdParams,
   type OperationId,
   parseParams,
+  resultFileName,
   resultFileParams,
   submitFormSchema,
   submitQuery,
@@ -167,7 +168,10 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
     // Owner-only and never changing once written: browsers may keep it, shared caches may not.
     reply.header('Cache-Control', 'private, max-age=86400, immutable');
     reply.header('X-Content-Type-Options', 'nosniff');
-    if (download) reply.header('Content-Disposition', `attachment; filename="${row.operation}-result.png"`);
+    if (download) {
+      const index = row.resultKeys.indexOf(key);
+      reply.header('Content-Disposition', `attachment; filename="${resultFileName(row.operation, row.id, index)}"`);
+    }
     return reply.send(bytes);
   }
 
