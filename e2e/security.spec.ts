@@ -65,6 +65,26 @@ test('the sign-in popup flow breaks no CSP rule; closing the popup is not an err
   expect(violations).toEqual([]);
 });
 
+test('the suite’s guard sees a violation: an inline script the policy refuses fails the test', async ({
+  page,
+  cspViolations,
+}) => {
+  await page.goto('/contact');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(cspViolations).toEqual([]);
+  // A script element added by the page runs under the document's policy, which allows no inline code.
+  await page.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.__ran = true';
+    document.body.append(script);
+  });
+  expect(await page.evaluate(() => (window as { __ran?: boolean }).__ran)).toBeUndefined();
+  await expect.poll(() => cspViolations.length).toBeGreaterThan(0);
+  expect(cspViolations.join('\n')).toMatch(/script-src/);
+  // Seen and checked: cleared, so that the guard passes this test.
+  cspViolations.length = 0;
+});
+
 test('an unknown address answers HTTP 404 with the 404 page', async ({ page }) => {
   const res = await page.goto('/no-such-page');
   expect(res?.status()).toBe(404);
