@@ -70,7 +70,7 @@ test('screens: landing, a tool page with its result and compare slider, My image
   await page.getByRole('button', { name: 'Process Image' }).click();
   await expectResult(page, 300_000);
   await page.goto('/my-images');
-  await expect(page.getByRole('img').first()).toBeVisible();
+  await expect(page.locator('img[src*="/thumbnail"]').first()).toBeVisible({ timeout: 30_000 });
   await page.waitForTimeout(1500); // thumbnails
   await shot(page, 'my-images');
 
