@@ -18,14 +18,14 @@ async function jobInUrl(page: Page): Promise<number> {
 /** The painted share of the mask canvas at a point (fractions of its size): its alpha, 0 when unpainted. */
 function maskAlpha(canvas: Locator, fx: number, fy: number): Promise<number> {
   return canvas.evaluate(
-    (c: HTMLCanvasElement, [x, y]) =>
+    (c: HTMLCanvasElement, [x, y]: [number, number]) =>
       (c.getContext('2d') as CanvasRenderingContext2D).getImageData(
         Math.round(x * (c.width - 1)),
         Math.round(y * (c.height - 1)),
         1,
         1,
       ).data[3] as number,
-    [fx, fy],
+    [fx, fy] as [number, number],
   );
 }
 
