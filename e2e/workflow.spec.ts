@@ -180,7 +180,7 @@ test('Cancel on the tool page stops a running job: it shows as cancelled', async
   expect([job.status, job.metadata.errorCode]).toEqual(['failed', 'CANCELLED']);
 });
 
-test('Cancel on the result page stops a running job: the page shows it failed with Cancelled', async ({
+test('Cancel on the result page stops a running job: the page says it was cancelled (not that it failed)', async ({
   page,
 }, info) => {
   const photo = await resizedPhoto('chelsea.png', 3000, 2000, info.outputDir, 'jpeg');
@@ -191,13 +191,15 @@ test('Cancel on the result page stops a running job: the page shows it failed wi
   await page.goto(`/result?id=${id}`);
   await expect(page.getByTestId('result-pending')).toBeVisible();
   await page.getByTestId('cancel-job').click();
-  await expect(page.getByTestId('result-failed')).toBeVisible();
-  await expect(page.getByTestId('result-error')).toHaveText('Cancelled');
+  await expect(page.getByTestId('job-gone')).toHaveAttribute('data-state', 'cancelled');
+  await expect(page.getByRole('heading', { name: 'Cancelled' })).toBeVisible();
+  await expect(page.getByText('Processing failed')).toHaveCount(0);
   await expect(page.getByTestId('result-pending')).toHaveCount(0);
   await page.screenshot({ path: info.outputPath('result-cancelled.png') });
-  // No dead end: the tool is one click away.
+  // No dead end: the tool is one click away, on the same photo and settings.
   await page.getByRole('link', { name: 'Try again in Denoising' }).click();
-  await expect(page).toHaveURL(/\/features\/denoising$/);
+  await expect(page).toHaveURL(new RegExp(`/features/denoising\\?job=${id}$`));
+  await expect(page.getByRole('img', { name: 'Chosen photo' })).toBeVisible();
   const job = (await (await page.request.get(`/api/images/${id}`)).json()) as {
     status: string;
     metadata: { errorCode?: string };

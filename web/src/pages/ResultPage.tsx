@@ -152,7 +152,7 @@ function JobCard({ job }: { job: ImageJob }) {
         {operation && (
           <CardFooter className="justify-center">
             <Button asChild variant="outline">
-              <Link to={operation.route} data-testid="result-try-again">
+              <Link to={`${operation.route}?job=${job.id}`} data-testid="result-try-again">
                 <RotateCcw aria-hidden /> Try again in {name}
               </Link>
             </Button>
