@@ -10,12 +10,15 @@ import { selectQueue, selectRateLimiters, selectStorage } from './adapters/selec
 import type { Storage } from './adapters/storage.js';
 import type { Config } from './config.js';
 import { createEngineRegistry } from './engines/registry.js';
+import { ApiKeyRepository } from './repositories/api-keys.js';
 import { ContactMessageRepository } from './repositories/contact-messages.js';
 import { ImageRepository } from './repositories/images.js';
+import { WebhookDeliveryRepository } from './repositories/webhook-deliveries.js';
 import { clientConfigRoutes } from './routes/client-config.js';
 import { contactRoutes } from './routes/contact.js';
 import { healthRoutes } from './routes/health.js';
-import { imageRoutes } from './routes/images.js';
+import { imageRoutes, imageView } from './routes/images.js';
+import { keyRoutes } from './routes/keys.js';
 import { libraryRoutes } from './routes/library.js';
 import { registerOpenApi } from './routes/openapi.js';
 import { recommendationRoutes } from './routes/recommendations.js';
@@ -29,6 +32,7 @@ import { LibraryService } from './services/library.js';
 import { RecommendationService } from './services/recommendations.js';
 import { RetentionService } from './services/retention.js';
 import { registerSessions, sessionSecret } from './services/sessions.js';
+import { WebhookService, watchJobsForWebhooks } from './services/webhooks.js';
 
 export interface AppOptions {
   config: Config;
@@ -102,7 +106,24 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     log: app.log,
   });
 
-  imageRoutes(app, { jobs, storage, limits: config, admission: auth.rules, beforeDownload: auth.rules.beforeDownload });
+  const webhooks = new WebhookService({
+    deliveries: new WebhookDeliveryRepository(database.db),
+    keys: new ApiKeyRepository(database.db),
+    view: (row) => imageView(row, jobs),
+    allowPrivate: config.webhookAllowPrivate,
+    log: app.log,
+  });
+  watchJobsForWebhooks(jobs, webhooks, app.log);
+  imageRoutes(app, {
+    jobs,
+    storage,
+    limits: config,
+    admission: auth.rules,
+    beforeDownload: auth.rules.beforeDownload,
+    checkWebhook: (url) => webhooks.checkUrl(url),
+    allowance: (uid, operation) => auth.usage.allowance(uid, operation),
+  });
+  keyRoutes(app, { apiKeys: auth.apiKeys, jobs, webhooks });
   const library = new LibraryService({ images, storage, log: app.log });
   libraryRoutes(app, { jobs, library, retentionHours: config.retentionHours });
   sessionRoutes(app, auth);
@@ -121,6 +142,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   await app.ready();
   await jobs.resumePending();
+  webhooks.start();
   void sweep();
 
   return {
@@ -137,6 +159,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       // Running jobs get a grace period to finish (the Auth emulator exports its accounts meanwhile); the ones
       // still running after it stay pending and run again at the next start.
       await Promise.all([auth.close(), limiters.close(), jobs.stopAfter(queue.close(), config.shutdownGraceMs)]);
+      await webhooks.stop();
       await database.close();
     },
   };

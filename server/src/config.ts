@@ -61,6 +61,8 @@ export interface Config {
   downloadsEnabled: boolean;
   /** The web app's production build, served on the same origin. */
   webDistDir: string;
+  /** Webhooks may target loopback, private and link-local addresses (refused by default). */
+  webhookAllowPrivate: boolean;
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it: it drives rate limits). */
   trustProxy: boolean;
   /** Redis queue, worker processes and S3 bucket (config-scale-out.ts); all unset on the embedded defaults. */
@@ -146,6 +148,7 @@ const serverEnv = {
   DOWNLOADS_ENABLED: env.bool(),
   WEB_DIST_DIR: env.text(),
   TRUST_PROXY: env.bool(),
+  WEBHOOK_ALLOW_PRIVATE: env.bool(),
   GUEST_SUBMISSIONS_PER_WINDOW: env.whole(1),
   GUEST_SUBMISSION_WINDOW_MS: env.whole(1),
 };
@@ -203,6 +206,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     scaleOut: loadScaleOutConfig(source, { workerThreads: engineHosts }),
     auth,
     trustProxy: e.TRUST_PROXY ?? false,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? false,
     guestRateLimit: {
       max: e.GUEST_SUBMISSIONS_PER_WINDOW ?? 20,
       windowMs: e.GUEST_SUBMISSION_WINDOW_MS ?? 10 * 60_000,

@@ -271,7 +271,9 @@ function DownloadLast({ step, job }: { step: JobSource; job?: ImageJob }) {
   if (!offered || !op) return null;
   return (
     <Button
-      onClick={() => download(`/api/images/${step.id}/download/${step.index}`, () => resultFileName(op, step.index))}
+      onClick={() =>
+        download(`/api/images/${step.id}/download/${step.index}`, (blob) => resultFileName(op, step.index, blob))
+      }
       disabled={downloading}
       data-testid="editor-download"
     >

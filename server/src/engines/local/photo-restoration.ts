@@ -179,7 +179,7 @@ export default defineEngine('photo-restoration', {
           {
             operation: 'face-enhancement',
             image: await encodePng(rgb),
-            params: { scale: '1' } satisfies ParamsOf<'face-enhancement'>,
+            params: { scale: '1', format: 'png', quality: 90 } satisfies ParamsOf<'face-enhancement'>,
           },
           {
             ...ctx,

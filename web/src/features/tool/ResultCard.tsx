@@ -11,8 +11,12 @@ import { useDownload } from './useDownload';
 
 export { CHECKERBOARD };
 
-export function resultFileName(op: Operation, index: number): string {
-  return index === 0 ? `${op.id}-result.png` : `${op.id}-result-${index + 1}.png`;
+const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+
+/** `{operation}-result.{ext}`: the extension of the format the result came in (PNG unless the job asked for another). */
+export function resultFileName(op: Operation, index: number, blob?: Blob): string {
+  const ext = (blob && EXTENSIONS[blob.type]) ?? 'png';
+  return index === 0 ? `${op.id}-result.${ext}` : `${op.id}-result-${index + 1}.${ext}`;
 }
 
 /** Every output of a job: processedUrls, or the single processedUrl of an older answer. */
@@ -96,7 +100,9 @@ export function ResultCard({
       <CardFooter className="flex flex-wrap gap-3">
         {offered && (
           <Button
-            onClick={() => download(job.downloadUrls?.[selected] ?? shown, () => resultFileName(op, selected))}
+            onClick={() =>
+              download(job.downloadUrls?.[selected] ?? shown, (blob) => resultFileName(op, selected, blob))
+            }
             disabled={downloading}
           >
             {downloading ? <Loader2 className="animate-spin" aria-hidden /> : <Download aria-hidden />} Download
