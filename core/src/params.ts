@@ -30,7 +30,7 @@ function schemaFor(def: ParamDef): z.ZodType<ParamValue> {
       const values = def.options.map((o) => o.value);
       const error = `one of ${values.join(', ')}${def.color ? ' or a colour #rrggbb' : ''}`;
       const options = z.enum(values as [string, ...string[]], { error });
-      return def.color ? z.union([options, z.string().regex(new RegExp(COLOR_PATTERN))], { error }) : options;
+      return def.color ? z.union([options, z.string().regex(new RegExp(COLOR_PATTERN), error)], { error }) : options;
     }
   }
 }
