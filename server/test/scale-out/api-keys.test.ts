@@ -66,7 +66,7 @@ describe.skipIf(skipReason)('API keys and webhooks across processes', () => {
       apis.push(api);
       bases.push(await api.app.listen({ port: 0, host: '127.0.0.1' }));
     }
-  }, 180_000);
+  }, 600_000);
   afterAll(async () => {
     await worker?.stop();
     for (const api of apis) await api.close();
@@ -130,5 +130,5 @@ describe.skipIf(skipReason)('API keys and webhooks across processes', () => {
     // Revoked on A, refused on B at once.
     expect((await browser.fetch(`/api/keys/${created.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await fetch(`${b}/api/me`, { headers: auth })).status).toBe(401);
-  }, 180_000);
+  }, 300_000);
 });
