@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { defineEngine } from '../define.js';
-import { decode, encodePng, type RawImage } from '../shared/image.js';
-import { releaseIsnet, salientMask, warmIsnet } from '../shared/isnet.js';
+import { releaseIsnet, salientMask, warmIsnet } from '../models/isnet.js';
+import { decode, encodePng, type RawImage } from '../raster/image.js';
 
 /** Pixels of the mask at or above this count as subject when cropping. */
 const CROP_THRESHOLD = 16;
