@@ -3,7 +3,8 @@ import { expect, test } from '@playwright/test';
 import { signIn } from './auth-support';
 import { skipTutorials } from './tool-support';
 
-test.describe.configure({ timeout: 180_000 });
+// The first sign-in waits for the Auth emulator, on a small shared machine.
+test.describe.configure({ timeout: 400_000 });
 
 const api = (key?: string) => createApiClient({ baseUrl: `http://127.0.0.1:${process.env.E2E_PORT}`, key });
 
