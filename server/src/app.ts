@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AppError, type OperationId } from '@ai-editor/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
@@ -5,16 +6,21 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type DatabaseHandle, openDatabase } from './adapters/db.js';
 import type { EnginePool } from './adapters/engine-pool.js';
+import { type HostBoard, localHostBoard, redisHostBoard } from './adapters/host-board.js';
+import { LIMIT_CODES, Metrics, type MetricsServer, serveMetrics } from './adapters/metrics.js';
 import type { JobQueue } from './adapters/queue.js';
-import { selectQueue, selectRateLimiters, selectStorage } from './adapters/select.js';
+import { selectQueue, selectRateLimiters, selectStorage, workerName } from './adapters/select.js';
 import type { Storage } from './adapters/storage.js';
 import type { Config } from './config.js';
 import { createEngineRegistry } from './engines/registry.js';
+import { AdminRepository } from './repositories/admin.js';
 import { ContactMessageRepository } from './repositories/contact-messages.js';
 import { ImageRepository } from './repositories/images.js';
+import { adminRoutes } from './routes/admin.js';
 import { clientConfigRoutes } from './routes/client-config.js';
 import { contactRoutes } from './routes/contact.js';
 import { healthRoutes } from './routes/health.js';
+import { healthProbeRoutes } from './routes/health-probes.js';
 import { imageRoutes } from './routes/images.js';
 import { libraryRoutes } from './routes/library.js';
 import { registerOpenApi } from './routes/openapi.js';
@@ -23,6 +29,8 @@ import { selectObjectRoutes } from './routes/select-object.js';
 import { sessionRoutes } from './routes/session.js';
 import { webRoutes } from './routes/web.js';
 import { registerSecurityHeaders } from './security-headers.js';
+import { registerAccountGuard } from './services/account-guard.js';
+import { AdminService } from './services/admin.js';
 import { assertAuthConfig, setUpAuth } from './services/auth/index.js';
 import { JobService } from './services/jobs.js';
 import { LibraryService } from './services/library.js';
@@ -46,6 +54,9 @@ export interface App {
   queue: JobQueue;
   /** Absent when this process runs no engines (a Redis queue with worker processes). */
   pool?: EnginePool;
+  metrics: Metrics;
+  /** Where `/metrics` is served (METRICS_PORT); absent when off. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -60,6 +71,15 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     trustProxy: config.trustProxy,
     // A connection with nothing moving for this long is closed (idle keep-alive sockets included).
     connectionTimeout: config.idleTimeoutMs,
+    // A sane incoming x-request-id is kept (a proxy's, so one id follows the request), else one is made.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
   });
   await registerSecurityHeaders(app, config);
   limitBodyTime(app, config.requestTimeoutMs);
@@ -72,6 +92,15 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     localOverrides: opts.localEngineOverrides,
   });
   const images = new ImageRepository(database.db);
+  const metrics = new Metrics({ queueStats: () => queue.stats() });
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpRequest(
+      request.routeOptions.url ?? 'unmatched',
+      request.method,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+  });
   // Embedded queue and engine pool by default; BullMQ (and worker processes) with REDIS_URL (adapters/select.ts).
   // The queue runs each job through the service built on the next line: it calls back only once jobs arrive.
   const { queue, pool } = selectQueue(config, {
@@ -79,8 +108,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     operationOf: (id) => images.operationOf(id),
     log: app.log,
     registry,
+    onHostEnded: (cause, replaced) => metrics.hostEnded(cause, replaced),
   });
   const jobs = new JobService({ images, storage, registry, queue, pool, config, log: app.log });
+  jobs.events.on('completed', (row) => metrics.jobEnded(row));
+  jobs.events.on('failed', (row) => metrics.jobEnded(row));
 
   // Routes validate and serialise with the zod schemas of core/src/api, which also make /api/openapi.json.
   app.setValidatorCompiler(validatorCompiler);
@@ -91,7 +123,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     limits: { fileSize: config.maxUploadBytes, files: 3, fields: 40, fieldSize: 64 * 1024, parts: 45 },
   });
   registerSessions(app);
-  app.setErrorHandler(errorHandler);
+  app.setErrorHandler(errorHandler(metrics));
   const limiters = selectRateLimiters(config, app.log);
   const auth = await setUpAuth(app, {
     config,
@@ -102,6 +134,16 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     log: app.log,
   });
 
+  const adminRepo = new AdminRepository(database.db);
+  const { redisUrl, queuePrefix } = config.scaleOut;
+  const hosts: HostBoard = redisUrl
+    ? redisHostBoard(redisUrl, queuePrefix, workerName(), pool)
+    : localHostBoard(workerName(), pool);
+  const admin = new AdminService({ repo: adminRepo, jobs, registry, hosts, pool, log: app.log });
+  await admin.start();
+  registerAccountGuard(app, { admin, repo: adminRepo });
+  adminRoutes(app, { admin, auth });
+
   imageRoutes(app, { jobs, storage, limits: config, admission: auth.rules, beforeDownload: auth.rules.beforeDownload });
   const library = new LibraryService({ images, storage, log: app.log });
   libraryRoutes(app, { jobs, library, retentionHours: config.retentionHours });
@@ -109,6 +151,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   selectObjectRoutes(app, { jobs, pool, limits: config, admission: auth.rules, timeoutMs: config.jobTimeoutMs });
   recommendationRoutes(app, { recommendations: new RecommendationService({ jobs, storage, pool, log: app.log }) });
   healthRoutes(app, { database, storage, queue, registry, pool, storageMinFreeBytes: config.storageMinFreeBytes });
+  healthProbeRoutes(app, { database, storage, queue, hosts });
   clientConfigRoutes(app, config);
   const contactMessages = new ContactMessageRepository(database.db);
   contactRoutes(app, { limiter: limiters.contact, save: (message) => contactMessages.save(message) });
@@ -122,6 +165,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.ready();
   await jobs.resumePending();
   void sweep();
+  // Prometheus metrics on their own listener, never on the public port.
+  let metricsServer: MetricsServer | undefined;
+  if (config.metrics.port) metricsServer = await serveMetrics(metrics, config.metrics.port, config.metrics.host);
 
   return {
     app,
@@ -131,9 +177,12 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     storage,
     queue,
     pool,
+    metrics,
+    metricsUrl: metricsServer?.url,
     async close() {
       clearInterval(sweepTimer);
-      await app.close();
+      admin.close();
+      await Promise.all([app.close(), metricsServer?.close(), hosts.close()]);
       // Running jobs get a grace period to finish (the Auth emulator exports its accounts meanwhile); the ones
       // still running after it stay pending and run again at the next start.
       await Promise.all([auth.close(), limiters.close(), jobs.stopAfter(queue.close(), config.shutdownGraceMs)]);
@@ -142,33 +191,42 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   };
 }
 
-/** Every error leaves as `{ code, message }` from the catalogue, with its status. */
-function errorHandler(
-  this: FastifyInstance,
-  err: Error & { code?: string; statusCode?: number; validation?: unknown },
-  request: import('fastify').FastifyRequest,
-  reply: import('fastify').FastifyReply,
-) {
-  let appError: AppError;
-  if (err instanceof AppError) appError = err;
-  else if (err.code === 'FST_REQ_FILE_TOO_LARGE') appError = new AppError('FILE_TOO_LARGE');
-  else if (err.code === 'FST_FILES_LIMIT') appError = new AppError('TOO_MANY_FILES');
-  else if (err.code === 'FST_PARTS_LIMIT' || err.code === 'FST_FIELDS_LIMIT')
-    appError = new AppError('BAD_REQUEST', { reason: 'Too many form fields' });
-  else if (err.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
-    appError = new AppError('BAD_REQUEST', { reason: 'Send the image as multipart/form-data' });
-  else if (err.validation) appError = new AppError('BAD_REQUEST', { reason: err.message });
-  else if (err.statusCode === 413) appError = new AppError('FILE_TOO_LARGE');
-  else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)
-    appError = new AppError('BAD_REQUEST', { reason: err.message });
-  else {
-    request.log.error({ err }, 'request failed');
-    appError = new AppError('INTERNAL');
-  }
-  // Refused before the body was read (guest rules, limits): close the connection rather than take the rest in.
-  if (!request.raw.complete) reply.header('Connection', 'close');
-  reply.code(appError.status).send(appError.toBody());
-}
+/** An incoming request id is kept when it is this plain and short. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * Every error leaves as `{ code, message }` from the catalogue, with its status; faults of ours (5xx) also carry
+ * the request id, so that a visitor's report can be found in the log. Refusals by a limit are counted.
+ */
+const errorHandler = (metrics: Metrics) =>
+  function handleError(
+    this: FastifyInstance,
+    err: Error & { code?: string; statusCode?: number; validation?: unknown },
+    request: import('fastify').FastifyRequest,
+    reply: import('fastify').FastifyReply,
+  ) {
+    let appError: AppError;
+    if (err instanceof AppError) appError = err;
+    else if (err.code === 'FST_REQ_FILE_TOO_LARGE') appError = new AppError('FILE_TOO_LARGE');
+    else if (err.code === 'FST_FILES_LIMIT') appError = new AppError('TOO_MANY_FILES');
+    else if (err.code === 'FST_PARTS_LIMIT' || err.code === 'FST_FIELDS_LIMIT')
+      appError = new AppError('BAD_REQUEST', { reason: 'Too many form fields' });
+    else if (err.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
+      appError = new AppError('BAD_REQUEST', { reason: 'Send the image as multipart/form-data' });
+    else if (err.validation) appError = new AppError('BAD_REQUEST', { reason: err.message });
+    else if (err.statusCode === 413) appError = new AppError('FILE_TOO_LARGE');
+    else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)
+      appError = new AppError('BAD_REQUEST', { reason: err.message });
+    else {
+      request.log.error({ err }, 'request failed');
+      appError = new AppError('INTERNAL');
+    }
+    // Refused before the body was read (guest rules, limits): close the connection rather than take the rest in.
+    if (!request.raw.complete) reply.header('Connection', 'close');
+    if (LIMIT_CODES.has(appError.code)) metrics.refusedBy(appError.code);
+    const body = appError.status >= 500 ? { ...appError.toBody(), requestId: request.id } : appError.toBody();
+    reply.code(appError.status).send(body);
+  };
 
 /**
  * A request body (a 10 MB upload included) must arrive within `ms` of the request's start; a trickled one is cut

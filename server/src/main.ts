@@ -1,9 +1,11 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { loggerOptions } from './logging.js';
 
 /** Starts one process with the embedded defaults: API, web app, queue and engine pool. */
 const config = loadConfig();
-const { app, close } = await buildApp({ config, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+const handle = await buildApp({ config, logger: loggerOptions() });
+const { app, close } = handle;
 if (config.auth.mode === 'emulator' && config.hostExplicit && !isLoopback(config.host)) {
   app.log.warn(
     `HOST=${config.host} with emulator sign-in: the emulator accepts unsigned tokens, so anyone who can reach this ` +
@@ -11,6 +13,7 @@ if (config.auth.mode === 'emulator' && config.hostExplicit && !isLoopback(config
   );
 }
 await app.listen({ port: config.port, host: config.host });
+if (handle.metricsUrl) app.log.info(`Prometheus metrics at ${handle.metricsUrl}`);
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

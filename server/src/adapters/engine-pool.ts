@@ -56,6 +56,8 @@ export interface EnginePoolOptions {
   /** The server's output-pixel limit, passed to engines (core's checkOutputSize). */
   maxOutputPixels?: number;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Each host that ends, with why (metrics: restarts and kills by cause). */
+  onHostEnded?: (cause: FailureReason, replaced: boolean) => void;
 }
 
 export interface RunOptions {
@@ -64,6 +66,17 @@ export interface RunOptions {
   timeoutMs: number;
   /** Aborting it cancels the job: it leaves the pool's queue, or its host is ended. */
   signal?: AbortSignal;
+  /** Told the PID of the host the job starts on. */
+  onHost?: (pid: number | undefined) => void;
+}
+
+/** One host as the admin page shows it. */
+export interface HostStatus {
+  pid: number | null;
+  ready: boolean;
+  busy: boolean;
+  rssMb: number;
+  loaded: string[];
 }
 
 /** Pool figures for /api/health and the benchmarks. */
@@ -135,6 +148,7 @@ class Host {
     this.timer = setTimeout(() => this.end('timeout'), task.opts.timeoutMs + HOST_BOOT_MS);
     const command: RunCommand = { type: 'run', task: task.id, module: task.module, input: task.input };
     this.child.send(command);
+    task.opts.onHost?.(this.pid);
   }
 
   /** Ends the host with SIGKILL: the only way to stop native or wasm code mid-call. Its job fails on exit. */
@@ -239,6 +253,17 @@ export class EnginePool {
     };
   }
 
+  /** Each host: ready, busy, memory and the engine modules it has loaded. */
+  hostStatus(): HostStatus[] {
+    return this.hosts.map((h) => ({
+      pid: h.pid ?? null,
+      ready: h.ready && h.alive,
+      busy: !!h.task,
+      rssMb: Math.round(h.rssMb),
+      loaded: h.loaded,
+    }));
+  }
+
   run(module: string, input: EngineInput, opts: RunOptions): Promise<EngineOutput> {
     if (this.closed) return Promise.reject(new EngineFailure('the engine pool is closed', 'crashed'));
     if (opts.signal?.aborted) return Promise.reject(new EngineFailure('cancelled', 'cancelled'));
@@ -299,6 +324,7 @@ export class EnginePool {
       }
       task.reject(failure);
     }
+    this.opts.onHostEnded?.(host.failure(code, signal).reason, !this.closed);
     if (this.closed) return;
     this.replaced++;
     // A host that could not even start is not restarted in a tight loop.

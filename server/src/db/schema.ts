@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  boolean,
   date,
   index,
   integer,
@@ -39,6 +40,14 @@ export const images = pgTable(
     /** A chained job: the job (and which of its results) whose output became this job's photo. */
     sourceImageId: integer('source_image_id').references((): AnyPgColumn => images.id, { onDelete: 'set null' }),
     sourceIndex: integer('source_index'),
+    /** The uploaded photo's size, for the admin page's failures. */
+    inputWidth: integer('input_width'),
+    inputHeight: integer('input_height'),
+    inputBytes: integer('input_bytes'),
+    /** The worker process and engine host that ran the job ("host-pid/enginePid"). */
+    engineHost: text('engine_host'),
+    /** What the server logged about a failure (the visitor sees metadata.error only). */
+    failureReason: text('failure_reason'),
   },
   (t) => [
     index('images_status_idx').on(t.status),
@@ -46,6 +55,7 @@ export const images = pgTable(
     // "My images": a visitor's jobs, newest first (signed-in users by uid, guests by session).
     index('images_owner_uid_idx').on(t.ownerUid, t.id),
     index('images_owner_session_idx').on(t.ownerSession, t.id),
+    index('images_updated_idx').on(t.updatedAt),
   ],
 );
 
@@ -71,6 +81,8 @@ export const sessionBindings = pgTable(
     email: text('email'),
     name: text('name'),
     picture: text('picture'),
+    /** The token said the email is verified (only such emails can be ADMIN_EMAILS's). */
+    emailVerified: boolean('email_verified').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('session_bindings_uid_idx').on(t.uid)],
@@ -98,4 +110,36 @@ export const usageCharges = pgTable('usage_charges', {
   day: date('day', { mode: 'string' }).notNull(),
   chargedAt: timestamp('charged_at', { withTimezone: true }).notNull().defaultNow(),
   refundedAt: timestamp('refunded_at', { withTimezone: true }),
+});
+
+/** Every account that has signed in, for the admin page's Accounts; `blockedAt` set while it is suspended. */
+export const accounts = pgTable(
+  'accounts',
+  {
+    uid: text('uid').primaryKey(),
+    email: text('email'),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    name: text('name'),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    blockedAt: timestamp('blocked_at', { withTimezone: true }),
+    /** The administrator's uid. */
+    blockedBy: text('blocked_by'),
+  },
+  (t) => [index('accounts_email_idx').on(sql`lower(${t.email})`)],
+);
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+/** Every administrator action: who, what, on which target, when. */
+export const adminAudit = pgTable('admin_audit', {
+  id: serial('id').primaryKey(),
+  actorUid: text('actor_uid').notNull(),
+  actorEmail: text('actor_email'),
+  /** e.g. cancel-job, block-account, unblock-account. */
+  action: text('action').notNull(),
+  /** e.g. job:42, account:<uid>. */
+  target: text('target').notNull(),
+  detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

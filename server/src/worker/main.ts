@@ -1,9 +1,10 @@
 import { pino } from 'pino';
 import { loadConfig } from '../config.js';
+import { loggerOptions } from '../logging.js';
 import { startWorkerProcess } from './process.js';
 
 /** `npm run worker`: one scale-out worker process (needs DATABASE_URL and REDIS_URL; S3_* for shared storage). */
-const log = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+const log = pino(loggerOptions());
 const config = loadConfig();
 const worker = await startWorkerProcess({ config, log });
 

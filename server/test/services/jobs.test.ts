@@ -37,6 +37,11 @@ function row(patch: Partial<ImageRow> = {}): ImageRow {
     purgedAt: null,
     sourceImageId: null,
     sourceIndex: null,
+    inputWidth: null,
+    inputHeight: null,
+    inputBytes: null,
+    engineHost: null,
+    failureReason: null,
     ...patch,
   };
 }

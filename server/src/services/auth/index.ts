@@ -27,6 +27,8 @@ export interface Auth {
   rules: Rules;
   /** Binds a session to its user at sign-in (moving the guest jobs along) and unbinds it at sign-out. */
   sessions: SessionRepository;
+  /** Whether the user may use the admin page: a verified email that ADMIN_EMAILS names. */
+  isAdmin(user: VerifiedUser | undefined): boolean;
   /** The emulator started beside the app (emulator mode only). */
   emulator?: AuthEmulator;
   close(): Promise<void>;
@@ -50,6 +52,7 @@ function registerIdentity(app: FastifyInstance, sessions: SessionRepository, ver
         request.authUser = {
           uid: binding.uid,
           email: binding.email ?? undefined,
+          emailVerified: binding.emailVerified,
           name: binding.name ?? undefined,
           picture: binding.picture ?? undefined,
         };
@@ -123,9 +126,15 @@ export async function setUpAuth(app: FastifyInstance, deps: AuthDeps): Promise<A
     rules,
     sessions,
     emulator,
+    isAdmin: (user) => isAdminEmail(config.adminEmails, user),
     async close() {
       clearInterval(reconcileTimer);
       await emulator?.stop();
     },
   };
+}
+
+/** ADMIN_EMAILS names the account, and its sign-in says the email is verified. */
+export function isAdminEmail(adminEmails: readonly string[], user: VerifiedUser | undefined): boolean {
+  return !!user?.email && user.emailVerified === true && adminEmails.includes(user.email.toLowerCase());
 }

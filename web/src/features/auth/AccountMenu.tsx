@@ -1,6 +1,7 @@
 import type { Me } from '@ai-editor/core';
-import { FlaskConical, Loader2, LogIn, LogOut } from 'lucide-react';
+import { FlaskConical, Loader2, LogIn, LogOut, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
@@ -114,6 +115,13 @@ export function AccountMenu() {
           {local && <p className="mt-2 text-xs text-muted-foreground">{LOCAL_SIGN_IN_NOTICE}</p>}
         </div>
         <DropdownMenuSeparator />
+        {me.admin && (
+          <DropdownMenuItem asChild data-testid="admin-link">
+            <Link to="/admin">
+              <ShieldCheck aria-hidden /> Admin
+            </Link>
+          </DropdownMenuItem>
+        )}
         <DropdownMenuItem onSelect={() => void signOut()} disabled={busy} data-testid="sign-out">
           <LogOut aria-hidden /> Sign Out
         </DropdownMenuItem>
