@@ -84,7 +84,7 @@ export function parseAdminEmails(raw: string | undefined): string[] {
     .split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
-  const bad = emails.find((e) => !/^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/.test(e));
+  const bad = emails.find((e) => !/^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/.test(e));
   if (bad !== undefined) throw new Error(`Invalid setting: ADMIN_EMAILS must be comma-separated emails, got "${bad}"`);
   return emails;
 }
