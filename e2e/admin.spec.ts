@@ -52,17 +52,18 @@ async function submitSlowJob(page: Page): Promise<number> {
 
 test('an admin sees the running job of another visitor, cancels it, and sees failures and usage', async ({
   browser,
+  adminServer,
 }) => {
   test.setTimeout(300_000);
   fs.mkdirSync(SHOTS, { recursive: true });
-  const visitorContext = await browser.newContext();
+  const visitorContext = await browser.newContext({ baseURL: adminServer.url });
   const visitorPage = await visitorContext.newPage();
   await visitorPage.goto('/');
   const visitor = await signIn(visitorPage, 'Busy Visitor');
   const running = await submitSlowJob(visitorPage);
   const waiting = await submitSlowJob(visitorPage);
 
-  const page = await browser.newPage();
+  const page = await browser.newPage({ baseURL: adminServer.url });
   await page.goto('/');
   await signInWithGoogleEmail(page, ADMIN_EMAIL);
   await page.reload();

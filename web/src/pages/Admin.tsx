@@ -232,6 +232,7 @@ function Usage() {
 
 function Accounts() {
   const act = useAction();
+  const { data: me } = useMe();
   const [email, setEmail] = useState('');
   const [shown, setShown] = useState<string | null>(null);
   const { data } = useQuery(queries.adminAccounts(email));
@@ -253,7 +254,7 @@ function Accounts() {
               <Button size="sm" variant="outline" onClick={() => setShown(shown === a.uid ? null : a.uid)}>
                 {shown === a.uid ? 'Hide jobs' : 'Jobs'}
               </Button>
-              {a.blockedAt ? (
+              {a.uid === me?.user?.uid ? null : a.blockedAt ? (
                 <Button
                   size="sm"
                   variant="outline"
