@@ -195,7 +195,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /**
- * Every error leaves as `{ code, message }` from the catalogue, with its status; faults of ours (5xx) also carry
+ * Every error leaves as `{ code, message }` from the catalogue, with its status; faults of ours (500) also carry
  * the request id, so that a visitor's report can be found in the log. Refusals by a limit are counted.
  */
 const errorHandler = (metrics: Metrics) =>
@@ -224,7 +224,7 @@ const errorHandler = (metrics: Metrics) =>
     // Refused before the body was read (guest rules, limits): close the connection rather than take the rest in.
     if (!request.raw.complete) reply.header('Connection', 'close');
     if (LIMIT_CODES.has(appError.code)) metrics.refusedBy(appError.code);
-    const body = appError.status >= 500 ? { ...appError.toBody(), requestId: request.id } : appError.toBody();
+    const body = appError.status === 500 ? { ...appError.toBody(), requestId: request.id } : appError.toBody();
     reply.code(appError.status).send(body);
   };
 

@@ -128,7 +128,11 @@ describe('the operator side', () => {
     const { jobs } = await json<{ jobs: (AdminJob & { photo: unknown })[] }>(
       admin.fetch('/api/admin/jobs?status=failed&operation=cartoonization&code=CANCELLED'),
     );
-    expect(jobs.find((j) => j.id === id)).toMatchObject({ errorCode: 'CANCELLED', photo: { width: 451, height: 300 } });
+    expect(jobs.find((j) => j.id === id)).toMatchObject({
+      errorCode: 'CANCELLED',
+      reason: `cancelled by the administrator ${ADMIN_EMAIL}`,
+      photo: { width: 451, height: 300 },
+    });
   });
 
   it('blocks an account (403 Account suspended, its pending jobs cancelled), then unblocks it', async () => {

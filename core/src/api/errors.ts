@@ -7,7 +7,7 @@ export const ERROR_CODES = Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]];
 export const apiErrorSchema = z.object({
   code: z.enum(ERROR_CODES),
   message: z.string(),
-  /** On faults of ours (5xx): the request's id, as in the `x-request-id` header and the server's log. */
+  /** On faults of ours (500 INTERNAL): the request's id, as in the `x-request-id` header and the server's log. */
   requestId: z.string().optional(),
 });
 

@@ -65,7 +65,7 @@ export class AdminService {
 
   /** Cancels anyone's pending job through the owner's cancel path (the use goes back). */
   async cancel(actor: Actor, id: number): Promise<AdminJob> {
-    await this.deps.jobs.cancel(id, 'any');
+    await this.deps.jobs.cancel(id, 'any', `cancelled by the administrator ${who(actor)}`);
     await this.audit(actor, 'cancel-job', `job:${id}`);
     const [row] = await this.deps.repo.jobs({ id, limit: 1 });
     if (!row) throw new AppError('NOT_FOUND');
@@ -107,7 +107,7 @@ export class AdminService {
     const cancelledJobs: number[] = [];
     for (const id of await this.deps.repo.pendingOf(uid)) {
       try {
-        await this.deps.jobs.cancel(id, 'any');
+        await this.deps.jobs.cancel(id, 'any', `its account was blocked by the administrator ${who(actor)}`);
         cancelledJobs.push(id);
       } catch (err) {
         // It finished meanwhile.
@@ -148,6 +148,8 @@ export class AdminService {
     this.deps.log.info({ admin: actor.uid, action, target }, 'admin action');
   }
 }
+
+const who = (actor: Actor) => actor.email ?? actor.uid;
 
 function jobView(row: JobWithEmail): AdminJob {
   const meta = row.metadata as Record<string, unknown>;

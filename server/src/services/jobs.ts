@@ -202,10 +202,10 @@ export class JobService {
    * failed job's), leaves the queue, and its engine is stopped (its host ended, or its prediction cancelled). A job
    * running in another process stops when that process sees the row is no longer pending.
    */
-  async cancel(id: number, owner: Owner | 'any'): Promise<ImageRow> {
+  async cancel(id: number, owner: Owner | 'any', reason?: string): Promise<ImageRow> {
     const row = owner === 'any' ? await this.find(id) : await this.getOwned(id, owner);
     if (!row) throw new AppError('NOT_FOUND');
-    const failed = row.status === 'pending' && (await this.fail(id, errorMessage('CANCELLED'), 'CANCELLED'));
+    const failed = row.status === 'pending' && (await this.fail(id, errorMessage('CANCELLED'), 'CANCELLED', reason));
     if (!failed) throw new AppError('JOB_FINISHED');
     this.running.get(id)?.abort();
     await this.deps.queue.remove(id);
