@@ -3,8 +3,8 @@ import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ErrorCode } from '@ai-editor/core';
+import { HOST_OPTIONS_ENV, type HostMessage, type HostOptions, type RunCommand } from '../engines/host/protocol.js';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
-import { HOST_OPTIONS_ENV, type HostMessage, type HostOptions, type RunCommand } from '../worker/host-protocol.js';
 
 /** A fresh host may take a while to boot and import its engine on a busy machine: not counted in the job's time. */
 const HOST_BOOT_MS = 60_000;
@@ -12,7 +12,7 @@ const HOST_BOOT_MS = 60_000;
 const RESPAWN_DELAY_MS = 500;
 const RESPAWN_DELAY_MAX_MS = 30_000;
 
-const HOST_ENTRY = fileURLToPath(new URL('../worker/host.ts', import.meta.url));
+const HOST_ENTRY = fileURLToPath(new URL('../engines/host/host.ts', import.meta.url));
 /** Hosts run the TypeScript sources through tsx, as the server itself does. */
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
@@ -66,6 +66,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** Aborting it cancels the job: it leaves the pool's queue, or its host is ended. */
   signal?: AbortSignal;
+  /** The signal only takes the task out of the queue; once running, it finishes (a short task: photo analysis). */
+  whileWaitingOnly?: boolean;
   /** Told the PID of the host the job starts on. */
   onHost?: (pid: number | undefined) => void;
 }
@@ -273,7 +275,7 @@ export class EnginePool {
         if (i >= 0) {
           this.waiting.splice(i, 1);
           reject(new EngineFailure('cancelled', 'cancelled'));
-        } else this.hosts.find((h) => h.task === task)?.end('cancelled');
+        } else if (!opts.whileWaitingOnly) this.hosts.find((h) => h.task === task)?.end('cancelled');
       };
       const done = () => opts.signal?.removeEventListener('abort', onAbort);
       const task: Task = {

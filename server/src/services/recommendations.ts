@@ -1,31 +1,12 @@
 import { AppError, getOperation, type OperationId, type Recommendation } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
-import sharp from 'sharp';
 import type { EnginePool } from '../adapters/engine-pool.js';
+import type { RateLimiter } from '../adapters/rate-limiter.js';
 import type { Storage } from '../adapters/storage.js';
-import type { RawImage } from '../engines/shared/image.js';
-import { estimateNoiseSigma } from '../engines/shared/nlmeans.js';
+import { analysePhoto, type FaceDetector, type PhotoAnalysis } from '../engines/analysis/photo-analysis.js';
+import type { LocalTaskId } from '../engines/local-engines.js';
 import type { Owner } from '../repositories/images.js';
 import type { JobService } from './jobs.js';
-
-/** What the rules look at, measured on the uploaded photo. */
-export interface PhotoAnalysis {
-  width: number;
-  height: number;
-  /** 95th percentile of max(R,G,B) - min(R,G,B) over the pixels: near 0 for a black-and-white photo. */
-  chromaP95: number;
-  /** Mean Rec. 601 luma, 0-255. */
-  meanLuma: number;
-  /** Estimated standard deviation of white noise in the luma, 0-255 scale, at the photo's own resolution. */
-  noiseSigma: number;
-  /** Detection scores of the faces found; absent when no face detector ran. */
-  faces?: number[];
-}
-
-/** A face detector (engines/shared/faces.ts in a worker thread); kept out of this module so the API need not load tfjs. */
-export type FaceDetector = (
-  img: RawImage,
-) => Promise<{ score: number; box: [number, number, number, number]; outline: readonly unknown[] }[]>;
 
 /** Chroma small enough to be JPEG ringing or a scanner's tint rather than colour. */
 const GRAY_CHROMA = 12;
@@ -35,90 +16,9 @@ const SMALL_PIXELS = 1024 * 1024;
 const NOISY_SIGMA = 6;
 /** Mean luma of an underexposed photo; ordinary photos sit around 100-130. */
 const DARK_LUMA = 70;
-/** Colour and brightness are judged on a small copy; noise needs the photo's own pixels (shrinking averages it away). */
-const STATS_SIZE = 256;
-const NOISE_CROP = 768;
-/** Faces are looked for on a copy this size: the detector works at 256 px anyway, and small faces still count. */
-const FACE_SIZE = 1024;
-/** Faces smaller than this share of the photo's short side are too small to enhance usefully. */
-const MIN_FACE_SHARE = 0.05;
-const MIN_FACE_SCORE = 0.6;
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 const round2 = (v: number) => Math.round(v * 100) / 100;
-
-export async function analysePhoto(bytes: Buffer, detectFaces?: FaceDetector): Promise<PhotoAnalysis> {
-  const base = sharp(bytes, { failOn: 'error' }).rotate();
-  const meta = await base.metadata();
-  const width = meta.autoOrient?.width ?? meta.width;
-  const height = meta.autoOrient?.height ?? meta.height;
-
-  const small = await base
-    .clone()
-    .flatten({ background: '#ffffff' })
-    .toColourspace('srgb')
-    .resize(STATS_SIZE, STATS_SIZE, { fit: 'inside', withoutEnlargement: true })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const { chromaP95, meanLuma } = colourStats(small.data, small.info.channels);
-
-  // Noise: the central crop of the luma at full resolution.
-  const cw = Math.min(width, NOISE_CROP);
-  const ch = Math.min(height, NOISE_CROP);
-  const crop = await base
-    .clone()
-    .flatten({ background: '#ffffff' })
-    .extract({ left: (width - cw) >> 1, top: (height - ch) >> 1, width: cw, height: ch })
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const plane = Float32Array.from(crop.data);
-  const noiseSigma = estimateNoiseSigma(plane, crop.info.width, crop.info.height);
-
-  const analysis: PhotoAnalysis = { width, height, chromaP95, meanLuma, noiseSigma };
-  if (detectFaces) {
-    const { data, info } = await base
-      .clone()
-      .flatten({ background: '#ffffff' })
-      .toColourspace('srgb')
-      .resize(FACE_SIZE, FACE_SIZE, { fit: 'inside', withoutEnlargement: true })
-      .removeAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const minSide = MIN_FACE_SHARE * Math.min(info.width, info.height);
-    const faces = await detectFaces({ data, width: info.width, height: info.height, channels: 3 });
-    analysis.faces = faces
-      // The detector alone also fires on animal faces (the cat in chelsea.png scores 0.83); the face mesh only
-      // fits a human face, so a face counts when its mesh was found too.
-      .filter((f) => f.score >= MIN_FACE_SCORE && f.outline.length > 0 && Math.min(f.box[2], f.box[3]) >= minSide)
-      .map((f) => f.score);
-  }
-  return analysis;
-}
-
-function colourStats(data: Buffer, channels: number): { chromaP95: number; meanLuma: number } {
-  const n = data.length / channels;
-  const hist = new Uint32Array(256);
-  let lumaSum = 0;
-  for (let i = 0; i < data.length; i += channels) {
-    const r = data[i] as number;
-    const g = (channels >= 3 ? data[i + 1] : r) as number;
-    const b = (channels >= 3 ? data[i + 2] : r) as number;
-    const c = Math.max(r, g, b) - Math.min(r, g, b);
-    hist[c] = (hist[c] as number) + 1;
-    lumaSum += 0.299 * r + 0.587 * g + 0.114 * b;
-  }
-  let seen = 0;
-  let chromaP95 = 255;
-  for (let c = 0; c < 256; c++) {
-    seen += hist[c] as number;
-    if (seen >= 0.95 * n) {
-      chromaP95 = c;
-      break;
-    }
-  }
-  return { chromaP95, meanLuma: lumaSum / n };
-}
 
 /** The rules, strongest first. Each fires on one measured property of the photo. */
 export function recommend(a: PhotoAnalysis): Recommendation[] {
@@ -167,9 +67,16 @@ export async function recommendationsFor(bytes: Buffer, detectFaces?: FaceDetect
   return recommend(await analysePhoto(bytes, detectFaces));
 }
 
-const ANALYSIS_MODULE = new URL('./photo-analysis.engine.ts', import.meta.url).href;
+/** The engine pool's task that measures a photo with face detection (engines/analysis/task.ts). */
+const ANALYSIS_TASK: LocalTaskId = 'photo-analysis';
 /** How long the analysis may wait for a worker thread (behind a running job) before we answer without faces. */
 const ANALYSIS_TIMEOUT_MS = 60_000;
+/** Analyses kept (per job and picture): a photo never changes, so neither does its analysis. */
+const CACHED_ANALYSES = 2000;
+/** Guests' analyses running at once, across all guests: the engine hosts stay free for jobs. */
+const GUEST_ANALYSES_AT_ONCE = 1;
+/** Guests' analyses waiting for their turn; more are refused (429) rather than queued. */
+const GUEST_ANALYSES_WAITING = 8;
 
 export interface RecommendationDeps {
   jobs: JobService;
@@ -177,6 +84,63 @@ export interface RecommendationDeps {
   /** This process's engine hosts, where faces are looked for; undefined where it runs no engines. */
   pool: EnginePool | undefined;
   log: FastifyBaseLogger;
+  /** Analyses (not answers from the cache) per visitor and per client address. */
+  limiters?: { visitor: RateLimiter; address: RateLimiter };
+}
+
+/** Who asks, for the meters: their address, and a signal that fires when they have gone. */
+export interface Asker {
+  address: string;
+  /** Aborted when the client has gone: an analysis still waiting for an engine host is dropped. */
+  signal?: AbortSignal;
+}
+
+/** An analysis under way, shared by every request that asks for it; dropped once all of them have gone. */
+interface Flight {
+  analysis: Promise<PhotoAnalysis>;
+  askers: number;
+  cancel: AbortController;
+}
+
+/** A refusal with the seconds to wait (the error handler sends them as Retry-After). */
+function rateLimited(seconds: number): AppError {
+  return Object.assign(new AppError('RATE_LIMITED'), { retryAfter: seconds });
+}
+
+/** At most `size` holders at once; up to `maxWaiting` more wait in order; a waiter whose signal fires leaves. */
+class Slots {
+  private busy = 0;
+  private readonly queue: (() => void)[] = [];
+  constructor(
+    private readonly size: number,
+    private readonly maxWaiting: number,
+  ) {}
+
+  async acquire(signal: AbortSignal): Promise<() => void> {
+    if (this.busy >= this.size) {
+      if (this.queue.length >= this.maxWaiting) throw rateLimited(5);
+      await new Promise<void>((resolve, reject) => {
+        const turn = () => {
+          signal.removeEventListener('abort', leave);
+          resolve();
+        };
+        const leave = () => {
+          this.queue.splice(this.queue.indexOf(turn), 1);
+          reject(new AppError('CANCELLED'));
+        };
+        signal.addEventListener('abort', leave, { once: true });
+        this.queue.push(turn);
+      });
+    } else this.busy++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.queue.shift();
+      if (next) next();
+      else this.busy--;
+    };
+  }
 }
 
 /** Which picture of a job is analysed: the uploaded photo, or its first result (the editor's next step). */
@@ -187,37 +151,114 @@ export type RecommendationSubject = 'photo' | 'result';
  * could not follow the suggestion to. Every page that shows suggestions asks this service (through the route).
  */
 export class RecommendationService {
+  private readonly cache = new Map<string, PhotoAnalysis>();
+  private readonly flights = new Map<string, Flight>();
+  private readonly guestSlots = new Slots(GUEST_ANALYSES_AT_ONCE, GUEST_ANALYSES_WAITING);
+
   constructor(private readonly deps: RecommendationDeps) {}
 
-  async forJob(owner: Owner, id: number, of: RecommendationSubject): Promise<Recommendation[]> {
+  /**
+   * Photo analysis costs engine time, so it is metered: each job's analysis (of its photo, of its result) is made
+   * once and kept; a new one counts against the visitor's and the address's limits (429 past them); guests' run
+   * one at a time; and one whose every asker has gone is dropped while it still waits for an engine host.
+   */
+  async forJob(owner: Owner, id: number, of: RecommendationSubject, asker?: Asker): Promise<Recommendation[]> {
     const row = await this.deps.jobs.getOwned(id, owner);
-    if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
+    if (row.purgedAt) throw this.deps.jobs.expired();
     if (of === 'result' && row.status !== 'completed') throw new AppError('RESULT_NOT_READY');
     const key = of === 'result' ? row.resultKeys[0] : row.originalKey;
     // Prompt-only jobs have no photo to analyse.
     if (!key) return [];
-    const analysis = await this.analyse(await this.deps.storage.get(key), row.operation as OperationId);
+    const cacheKey = `${row.id}/${of}`;
+    const analysis = this.cache.get(cacheKey) ?? (await this.analysis(cacheKey, key, row, owner, asker));
     return recommend(analysis).filter((r) => this.offered(r.operationId, row.operation));
+  }
+
+  /** A new analysis, metered, or the one already under way for the same picture. */
+  private async analysis(
+    cacheKey: string,
+    key: string,
+    row: { operation: string },
+    owner: Owner,
+    asker: Asker | undefined,
+  ): Promise<PhotoAnalysis> {
+    let flight = this.flights.get(cacheKey);
+    if (!flight) await this.meter(owner, asker);
+    flight ??= this.flights.get(cacheKey);
+    if (!flight) {
+      const cancel = new AbortController();
+      const analysis = (async () => {
+        const release = owner.uid ? () => {} : await this.guestSlots.acquire(cancel.signal);
+        try {
+          return await this.analyse(await this.deps.storage.get(key), row.operation as OperationId, cancel.signal);
+        } finally {
+          release();
+        }
+      })();
+      flight = { analysis, askers: 0, cancel };
+      this.flights.set(cacheKey, flight);
+      const settled = () => {
+        if (this.flights.get(cacheKey) === flight) this.flights.delete(cacheKey);
+      };
+      analysis.then((result) => {
+        settled();
+        this.remember(cacheKey, result);
+      }, settled);
+    }
+    const shared = flight;
+    shared.askers++;
+    const leave = () => {
+      if (--shared.askers === 0) shared.cancel.abort();
+    };
+    asker?.signal?.addEventListener('abort', leave, { once: true });
+    try {
+      return await shared.analysis;
+    } finally {
+      asker?.signal?.removeEventListener('abort', leave);
+      if (!asker?.signal?.aborted) shared.askers--;
+    }
+  }
+
+  /** Counts a new analysis against the visitor's and the address's limits. */
+  private async meter(owner: Owner, asker: Asker | undefined): Promise<void> {
+    const limiters = this.deps.limiters;
+    if (!limiters || !asker) return;
+    const waits = await Promise.all([
+      limiters.visitor.hit(owner.uid ? `uid:${owner.uid}` : `session:${owner.sessionId}`),
+      limiters.address.hit(asker.address),
+    ]);
+    const wait = Math.max(...waits);
+    if (wait > 0) throw rateLimited(wait);
+  }
+
+  private remember(cacheKey: string, analysis: PhotoAnalysis): void {
+    this.cache.set(cacheKey, analysis);
+    // Oldest first: a Map keeps insertion order.
+    if (this.cache.size > CACHED_ANALYSES) this.cache.delete(this.cache.keys().next().value as string);
   }
 
   /**
    * Measures the photo in a worker thread with face detection when this process runs engines; otherwise (or if that
    * fails) here, without faces: sharp does its work off the event loop, and the rest is a few milliseconds.
+   * `signal` drops an analysis still waiting for a host; one already running finishes (ending its host would cost
+   * more than the analysis) and is kept for the next ask.
    */
-  private async analyse(bytes: Buffer, operation: OperationId): Promise<PhotoAnalysis> {
+  private async analyse(bytes: Buffer, operation: OperationId, signal: AbortSignal): Promise<PhotoAnalysis> {
     const { pool, log } = this.deps;
     if (pool) {
       try {
         const out = await pool.run(
-          ANALYSIS_MODULE,
+          ANALYSIS_TASK,
           { operation, image: bytes, params: {} },
-          { onProgress: () => {}, timeoutMs: ANALYSIS_TIMEOUT_MS },
+          { onProgress: () => {}, timeoutMs: ANALYSIS_TIMEOUT_MS, signal, whileWaitingOnly: true },
         );
         return out.metadata?.analysis as PhotoAnalysis;
       } catch (err) {
+        if (signal.aborted) throw new AppError('CANCELLED');
         log.warn({ err }, 'photo analysis with faces failed; answering without faces');
       }
     }
+    if (signal.aborted) throw new AppError('CANCELLED');
     return analysePhoto(bytes);
   }
 

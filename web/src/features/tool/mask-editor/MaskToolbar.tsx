@@ -1,0 +1,192 @@
+import {
+  Brush,
+  Eraser,
+  Hand,
+  Loader2,
+  MousePointerClick,
+  Redo2,
+  RotateCcw,
+  Trash2,
+  Undo2,
+  ZoomIn,
+  ZoomOut,
+} from 'lucide-react';
+import type { RefObject } from 'react';
+import type { ReactZoomPanPinchRef } from 'react-zoom-pan-pinch';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/input';
+import { Slider } from '@/components/ui/slider';
+
+export type Tool = 'select' | 'brush' | 'eraser' | 'pan';
+
+/** Below 640 px a button's name is for screen readers only, and the button is just its icon. */
+const LABEL = 'max-sm:sr-only';
+const COMPACT = 'max-sm:px-2';
+
+/** The mask editor's tools (select, brush, eraser, pan), undo, redo, clear, zoom, and the brush size. */
+export function MaskToolbar({
+  tool,
+  setTool,
+  selecting,
+  disabled,
+  canUndo,
+  canRedo,
+  undo,
+  redo,
+  clear,
+  zoomRef,
+  brush,
+  setBrush,
+  brushRange,
+}: {
+  tool: Tool;
+  setTool(tool: Tool): void;
+  selecting: boolean;
+  disabled: boolean;
+  canUndo: boolean;
+  canRedo: boolean;
+  undo(): void;
+  redo(): void;
+  clear(): void;
+  zoomRef: RefObject<ReactZoomPanPinchRef | null>;
+  /** The brush's diameter in pixels of the photo, and its range for this photo. */
+  brush: number;
+  setBrush(size: number): void;
+  brushRange: { min: number; max: number };
+}) {
+  return (
+    <>
+      {/* On a phone the buttons show their icons only (their names stay for screen readers): two rows at most. */}
+      <div className="flex flex-wrap items-center gap-1 sm:gap-2" role="toolbar" aria-label="Mask tools">
+        <ToolButton
+          label="Select object"
+          active={tool === 'select'}
+          onClick={() => setTool('select')}
+          disabled={disabled}
+        >
+          {selecting ? <Loader2 className="animate-spin" aria-hidden /> : <MousePointerClick aria-hidden />}
+        </ToolButton>
+        <ToolButton label="Brush" active={tool === 'brush'} onClick={() => setTool('brush')} disabled={disabled}>
+          <Brush aria-hidden />
+        </ToolButton>
+        <ToolButton label="Eraser" active={tool === 'eraser'} onClick={() => setTool('eraser')} disabled={disabled}>
+          <Eraser aria-hidden />
+        </ToolButton>
+        <ToolButton label="Pan" active={tool === 'pan'} onClick={() => setTool('pan')} disabled={disabled}>
+          <Hand aria-hidden />
+        </ToolButton>
+        <span className="mx-1 h-6 w-px bg-border max-sm:hidden" aria-hidden />
+        <Button
+          type="button"
+          variant="outline"
+          size="sm"
+          className={COMPACT}
+          onClick={undo}
+          disabled={disabled || !canUndo}
+          title="Undo (Ctrl+Z)"
+        >
+          <Undo2 aria-hidden /> <span className={LABEL}>Undo</span>
+        </Button>
+        <Button
+          type="button"
+          variant="outline"
+          size="sm"
+          className={COMPACT}
+          onClick={redo}
+          disabled={disabled || !canRedo}
+          title="Redo (Ctrl+Shift+Z)"
+        >
+          <Redo2 aria-hidden /> <span className={LABEL}>Redo</span>
+        </Button>
+        <Button
+          type="button"
+          variant="outline"
+          size="sm"
+          className={COMPACT}
+          onClick={clear}
+          disabled={disabled || !canUndo}
+        >
+          <Trash2 aria-hidden /> <span className={LABEL}>Clear</span>
+        </Button>
+        <span className="mx-1 h-6 w-px bg-border max-sm:hidden" aria-hidden />
+        <Button
+          type="button"
+          variant="ghost"
+          size="icon"
+          className="max-sm:h-9 max-sm:w-9"
+          onClick={() => zoomRef.current?.zoomIn()}
+          aria-label="Zoom in"
+        >
+          <ZoomIn aria-hidden />
+        </Button>
+        <Button
+          type="button"
+          variant="ghost"
+          size="icon"
+          className="max-sm:h-9 max-sm:w-9"
+          onClick={() => zoomRef.current?.zoomOut()}
+          aria-label="Zoom out"
+        >
+          <ZoomOut aria-hidden />
+        </Button>
+        <Button
+          type="button"
+          variant="ghost"
+          size="icon"
+          className="max-sm:h-9 max-sm:w-9"
+          onClick={() => zoomRef.current?.resetTransform()}
+          aria-label="Reset zoom"
+        >
+          <RotateCcw aria-hidden />
+        </Button>
+      </div>
+      <div className="flex items-center gap-3">
+        <Label id="brush-size-label" className="shrink-0">
+          Brush size
+        </Label>
+        <Slider
+          className="max-w-56"
+          min={brushRange.min}
+          max={brushRange.max}
+          step={1}
+          value={[brush]}
+          onValueChange={([v]) => v !== undefined && setBrush(v)}
+          thumbLabel="Brush size"
+          aria-labelledby="brush-size-label"
+          disabled={disabled}
+        />
+        <span className="shrink-0 text-sm tabular-nums text-muted-foreground" title="Pixels of the photo">
+          {brush} px
+        </span>
+      </div>
+    </>
+  );
+}
+
+function ToolButton({
+  label,
+  active,
+  onClick,
+  disabled,
+  children,
+}: {
+  label: string;
+  active: boolean;
+  onClick(): void;
+  disabled: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <Button
+      type="button"
+      variant={active ? 'default' : 'outline'}
+      size="sm"
+      className={COMPACT}
+      aria-pressed={active}
+      onClick={onClick}
+      disabled={disabled}
+    >
+      {children} <span className={LABEL}>{label}</span>
+    </Button>
+  );
+}

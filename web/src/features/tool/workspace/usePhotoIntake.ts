@@ -1,0 +1,37 @@
+import { type ErrorCode, errorMessage, errorTitle, type Operation } from '@ai-editor/core';
+import { useState } from 'react';
+import { toast } from '@/components/ui/use-toast';
+import { batchable, MAX_BATCH } from './batch';
+import { checkPhoto } from './validate';
+
+/** Tells the visitor why a photo was not taken, with the catalogue's title and message. */
+export function refusePhoto(code: ErrorCode, vars?: Record<string, string | number>): void {
+  toast({ variant: 'destructive', title: errorTitle(code), description: errorMessage(code, vars) });
+}
+
+/** Exactly one photo, checked with the server's rules (and decoded), goes to `setFile`; anything else is refused. */
+export async function takeOnePhoto(files: File[], setFile: (file: File) => void, maxBytes?: number): Promise<void> {
+  if (files.length > 1) return refusePhoto('TOO_MANY_FILES');
+  const code = await checkPhoto(files[0], maxBytes);
+  if (code) return refusePhoto(code);
+  setFile(files[0] as File);
+}
+
+/**
+ * Where photos given to a tool page go, however they came (dropped on the page, pasted, or several chosen):
+ * one becomes the photo (checked with the server's rules first); several become a batch on tools that take one,
+ * and are refused with the catalogue's message on the others.
+ */
+export function usePhotoIntake(op: Operation, setFile: (file: File) => void, maxBytes?: number) {
+  const [batch, setBatch] = useState<File[] | null>(null);
+  const canBatch = batchable(op);
+  const take = (files: File[]) => {
+    if (files.length > 1 && canBatch) {
+      if (files.length > MAX_BATCH) return refusePhoto('BATCH_TOO_MANY', { max: MAX_BATCH });
+      setBatch(files);
+      return;
+    }
+    void takeOnePhoto(files, setFile, maxBytes);
+  };
+  return { take, batch, canBatch, exitBatch: () => setBatch(null) };
+}
