@@ -116,6 +116,10 @@ export const ERRORS = {
     title: 'Daily Limit Reached',
     message: "You've reached your daily limit for this feature. Please try again tomorrow.",
   },
+  /** An administrator blocked this account (the admin page's Accounts): every API request is refused. */
+  ACCOUNT_SUSPENDED: { status: 403, title: 'Account suspended', message: 'Account suspended' },
+  /** The admin page and /api/admin/…: only the accounts ADMIN_EMAILS names (guests included get this). */
+  ADMIN_ONLY: { status: 403, title: 'Error', message: 'Only administrators may see this page' },
   INVALID_TOKEN: {
     status: 401,
     title: 'Authentication Error',

@@ -107,6 +107,11 @@ export class ImageRepository {
       .where(pending(id));
   }
 
+  /** Which process and engine host runs the job (the admin page's queue). */
+  async setEngineHost(id: number, host: string): Promise<void> {
+    await this.db.update(images).set({ engineHost: host }).where(pending(id));
+  }
+
   /** Counts one more engine host this job brought down; the row after, or undefined if it is gone. */
   async countHostKill(id: number): Promise<ImageRow | undefined> {
     const [row] = await this.db
@@ -133,11 +138,17 @@ export class ImageRepository {
   }
 
   /** Ends a pending job as failed; undefined when it had already ended. */
-  async fail(id: number, patch: Record<string, unknown>): Promise<ImageRow | undefined> {
+  async fail(id: number, patch: Record<string, unknown>, reason?: string): Promise<ImageRow | undefined> {
     const now = new Date();
     const [row] = await this.db
       .update(images)
-      .set({ status: 'failed', metadata: mergeMetadata(patch), completedAt: now, updatedAt: now })
+      .set({
+        status: 'failed',
+        metadata: mergeMetadata(patch),
+        completedAt: now,
+        updatedAt: now,
+        ...(reason !== undefined && { failureReason: reason.slice(0, 2000) }),
+      })
       .where(pending(id))
       .returning();
     return row;
