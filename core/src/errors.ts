@@ -145,6 +145,31 @@ export const ERRORS = {
   UNKNOWN_ERROR: { status: 500, title: 'Error', message: 'Unknown error occurred' },
   RESULT_DOWNLOAD_FAILED: { status: 500, title: 'Error', message: 'Failed to download image. Please try again.' },
   IMAGE_LOAD_FAILED: { status: 500, title: 'Error', message: 'Failed to load image. Please try again.' },
+  /**
+   * A job page (result page, tool page `?job=`, editor step) whose job's files the retention sweep removed;
+   * `{retention}` is RETENTION_HOURS in words ('24 hours').
+   */
+  JOB_EXPIRED: {
+    status: 410,
+    title: 'Error',
+    message: 'This image is no longer available: results are deleted {retention} after they are made',
+  },
+  /**
+   * A job page whose job the server does not show: deleted, never there, or another visitor's (the server answers
+   * all three alike, so as not to tell strangers which jobs exist).
+   */
+  JOB_NOT_AVAILABLE: {
+    status: 404,
+    title: 'Error',
+    message:
+      'This image is no longer available: it was deleted, or the link is not to one of your images. Results are deleted {retention} after they are made',
+  },
+  /** A job page whose job was cancelled before it finished (its use was given back). */
+  JOB_CANCELLED: {
+    status: 409,
+    title: 'Cancelled',
+    message: 'This job was cancelled before it finished. It did not count against your daily uses',
+  },
 
   // Job failures written into metadata.error by the worker
   PROCESSING_TIMED_OUT: { status: 500, title: 'Error', message: 'Processing timed out' },

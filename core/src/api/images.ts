@@ -51,6 +51,10 @@ export const imageJobSchema = z.object({
   operation: z.string(),
   status: jobStatusSchema,
   originalUrl: z.string().nullable(),
+  /** The painted mask the job ran with (object removal, inpainting), while its files are kept. */
+  maskUrl: z.string().nullable().describe('The mask the job ran with (tools that take one)'),
+  /** The second photo (face swap), while its files are kept. */
+  secondPhotoUrl: z.string().nullable().describe('The second photo (face swap)'),
   processedUrl: z.string().nullable(),
   processedUrls: z.array(z.string()),
   downloadUrls: z.array(z.string()),
