@@ -9,6 +9,8 @@ export interface FillOptions {
   /** The mask grows by this share of the photo's longer side (at least `minDilation` pixels) to swallow halos. */
   dilation: number;
   minDilation: number;
+  /** Copy from objects the mask touches too (inpainting repairs small areas from whatever surrounds them). */
+  keepForeign?: boolean;
 }
 
 /** Context kept around the mask: enough surrounding texture to copy from, in proportion to the hole. */
@@ -21,7 +23,8 @@ const MAX_CROP_PIXELS = 2_000_000;
 
 /**
  * Fills the painted area from the rest of the photo (shared/inpaint.ts: a structure-first exemplar fill refined by
- * PatchMatch and blended in the gradient domain), on a crop around the mask. Pixels outside the (slightly grown) mask are returned unchanged. Object removal and
+ * PatchMatch and blended in the gradient domain, copying from the background around the hole), on a crop around
+ * the mask. Pixels outside the (slightly grown) mask are returned unchanged. Object removal and
  * inpainting share this; they differ in how much the mask grows. A mask over the whole photo is refused
  * (MASK_COVERS_PHOTO, from shared/inpaint.ts).
  */
@@ -43,6 +46,7 @@ export async function fillMasked(
     (crop, cropMask) => {
       ctx.progress({ stage: 'Filling', percent: 5 });
       const result = inpaint(crop, cropMask, {
+        keepForeign: opts.keepForeign,
         onProgress: (f) => ctx.progress({ stage: 'Filling', percent: Math.round(5 + 88 * f) }),
       });
       levels = result.levels;
@@ -64,7 +68,10 @@ export async function fillMasked(
   };
 }
 
-/** Object removal: the mask grows a little more, so soft edges and halos around the object go with it. */
+/**
+ * Object removal: the mask grows a little more, so soft edges and halos around the object go with it, and patches
+ * of objects the mask touches are not copied into the hole (shared/fill-sources.ts).
+ */
 export default defineEngine('object-removal', {
   run: (input, ctx) => fillMasked(input, ctx, { dilation: 0.004, minDilation: 3 }),
   warm: warmWithSmallJob,
