@@ -9,7 +9,7 @@
  * fill was measured on these cases, and the held-out set is frozen: its photos (coins, retina, hubble) are not
  * among the photos of the tuning set or of bench/support/fill-cases.ts, and the method is never tuned on it.
  */
-import type { RawImage } from '../../server/src/engines/shared/image.js';
+import type { RawImage } from '../../server/src/engines/raster/image.js';
 import { fixturePixels } from '../../server/test/support/engine-ctx.js';
 import { luma, psnr } from '../../server/test/support/metrics.js';
 import { blobMask, textureIn } from './fill-cases.js';

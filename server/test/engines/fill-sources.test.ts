@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RawImage } from '../../src/engines/shared/image.js';
-import { inpaint } from '../../src/engines/shared/inpaint.js';
-import { seededRandom } from '../../src/engines/shared/random.js';
+import { inpaint } from '../../src/engines/fill/inpaint.js';
+import type { RawImage } from '../../src/engines/raster/image.js';
+import { seededRandom } from '../../src/engines/raster/random.js';
 import { luma } from '../support/metrics.js';
 
 const W = 200;
@@ -58,7 +58,7 @@ function pastedCoin(fill: RawImage, hole: RawImage): number {
   return bright / n;
 }
 
-describe('sources that belong to the background (shared/fill-sources.ts)', () => {
+describe('sources that belong to the background (fill/fill-sources.ts)', () => {
   it('fills a blob that touches a coin with the grass around it, not with pieces of coin', () => {
     const { photo, hole } = scene();
     const ours = inpaint(photo, hole).image;
