@@ -47,6 +47,15 @@ export class ImageRepository {
     return row;
   }
 
+  /** The rows submitted as other tries of job `rootId` ('Try another fill'), oldest first. */
+  async tries(rootId: number): Promise<ImageRow[]> {
+    return this.db
+      .select()
+      .from(images)
+      .where(sql`${images.metadata}->>'retryOf' = ${String(rootId)}`)
+      .orderBy(asc(images.id));
+  }
+
   async exists(id: number): Promise<boolean> {
     const [row] = await this.db.select({ id: images.id }).from(images).where(eq(images.id, id));
     return Boolean(row);

@@ -29,6 +29,11 @@ export interface ExemplarOptions {
    * is not carried into the hole as if it were a structure crossing it.
    */
   object?: Uint8Array;
+  /**
+   * Another try: above 0, each candidate's cost is raised by up to VARIATION_SPREAD of itself, by a hash of the
+   * candidate and this number, so other sources win where several were close.
+   */
+  variation?: number;
 }
 
 /** Sources are searched this far around the patch (pixels) at most; the window shrinks with small holes. */
@@ -45,6 +50,16 @@ const DISTANCE_WEIGHT = 10;
  * centre; this keeps the grain (grass texture ratio 0.59 without, 0.66 with).
  */
 const CONTRAST = 1;
+/** How much another try ('variation') may raise a candidate's cost, as a share of it. */
+const VARIATION_SPREAD = 0.6;
+
+/** A number in [0, 1) from a source index and a try number (an integer hash). */
+function jitter(s: number, variation: number): number {
+  let x = (s * 374761393 + variation * 668265263) | 0;
+  x = Math.imul(x ^ (x >>> 13), 1274126177);
+  return ((x ^ (x >>> 16)) >>> 0) / 4294967296;
+}
+
 /** Priority floor for the data term, so patches on flat borders still get their turn by confidence. */
 const DATA_FLOOR = 0.01;
 
@@ -57,7 +72,7 @@ export function exemplarFill(
   w: number,
   h: number,
   hole: Uint8Array,
-  { r, nc, features = false, allowed, nearObject, object }: ExemplarOptions,
+  { r, nc, features = false, allowed, nearObject, object, variation = 0 }: ExemplarOptions,
 ): Int32Array {
   const n = w * h;
   const src = new Int32Array(n).fill(-1);
@@ -122,7 +137,9 @@ export function exemplarFill(
         d += e3 * e3 + e4 * e4;
       }
     }
-    return d < bound ? d / nKnown + penalty : Number.POSITIVE_INFINITY;
+    if (d >= bound) return Number.POSITIVE_INFINITY;
+    const c = d / nKnown + penalty;
+    return variation > 0 ? c * (1 + VARIATION_SPREAD * jitter(s, variation)) : c;
   };
 
   /**

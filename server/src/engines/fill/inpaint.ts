@@ -22,6 +22,11 @@ export interface InpaintOptions {
   /** Seed for the random search, so the same input gives the same output. */
   seed?: number;
   onProgress?: (fraction: number) => void;
+  /**
+   * 0 for the usual fill; another number gives another fill of the same hole (other source choices, another random
+   * search), for 'Try another fill'.
+   */
+  variation?: number;
   /** Copy from every patch outside the hole, including those of objects touching it (fill-sources.ts). */
   keepForeign?: boolean;
 }
@@ -488,7 +493,7 @@ function seedField(m: Matcher, src: Int32Array): void {
  */
 export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = {}): InpaintResult {
   const r = opts.patchRadius ?? 3;
-  const rnd = seededRandom(opts.seed ?? 1);
+  const rnd = seededRandom((opts.seed ?? 1) + 7919 * (opts.variation ?? 0));
   const { width: w, height: h } = image;
   const n = w * h;
   const c = image.channels;
@@ -553,6 +558,7 @@ export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = 
         allowed: allowed ? invert(dilate(invert(allowed), level.w, level.h, 1)) : undefined,
         nearObject: allowed ? nearAt[li] : undefined,
         object: allowed ? objectAt[li] : undefined,
+        variation: opts.variation,
       });
       seedField(m, source);
     } else {

@@ -28,7 +28,7 @@ const MAX_CROP_PIXELS = 2_000_000;
  * (MASK_COVERS_PHOTO, from inpaint.ts).
  */
 export async function fillMasked(
-  input: { image: Buffer; mask: Buffer },
+  input: { image: Buffer; mask: Buffer; params?: object },
   ctx: EngineContext,
   opts: FillOptions,
 ): Promise<EngineOutput> {
@@ -37,6 +37,9 @@ export async function fillMasked(
   const painted = await decodeMask(input.mask, photo.width, photo.height);
   const dilation = Math.max(opts.minDilation, Math.round(opts.dilation * Math.max(photo.width, photo.height)));
   const mask = dilateMask(painted, dilation);
+  // Another try of the same photo and mask ('Try another fill') asks for other source choices.
+  const v = Number((input.params as { variation?: unknown } | undefined)?.variation ?? 0);
+  const variation = Number.isInteger(v) && v > 0 ? v : 0;
   let levels = 0;
   const region = await processMaskedRegion(
     photo,
@@ -46,6 +49,7 @@ export async function fillMasked(
       ctx.progress({ stage: 'Filling', percent: 5 });
       const result = inpaint(crop, cropMask, {
         keepForeign: opts.keepForeign,
+        variation,
         onProgress: (f) => ctx.progress({ stage: 'Filling', percent: Math.round(5 + 88 * f) }),
       });
       levels = result.levels;
@@ -60,6 +64,7 @@ export async function fillMasked(
     metadata: {
       method: 'structure-first exemplar fill, PatchMatch refinement, Poisson blending',
       maskDilationPx: dilation,
+      ...(variation > 0 && { variation }),
       crop: region.box,
       workScale: Math.round(region.scale * 1000) / 1000,
       levels,
