@@ -181,8 +181,8 @@ export class JobService {
         operation,
         ownerSession: owner.sessionId,
         ownerUid: owner.uid ?? null,
-        parameters: { ...root.parameters, variation },
-        metadata: { stage: 'queued', retryOf: root.id, try: variation + 1 },
+        parameters: root.parameters,
+        metadata: { stage: 'queued', retryOf: root.id, try: variation + 1, variation },
         ...keys,
       });
       await this.deps.queue.enqueue(inserted.id);
@@ -331,6 +331,7 @@ export class JobService {
       image: row.originalKey ? await this.deps.storage.get(row.originalKey) : undefined,
       mask: row.maskKey ? await this.deps.storage.get(row.maskKey) : undefined,
       image2: row.file2Key ? await this.deps.storage.get(row.file2Key) : undefined,
+      ...(typeof row.metadata.variation === 'number' && { variation: row.metadata.variation }),
     };
     const onProgress = this.progressWriter(row.id);
     const timeoutMs = this.deps.config.jobTimeoutMs;

@@ -28,7 +28,7 @@ const MAX_CROP_PIXELS = 2_000_000;
  * (MASK_COVERS_PHOTO, from inpaint.ts).
  */
 export async function fillMasked(
-  input: { image: Buffer; mask: Buffer; params?: object },
+  input: { image: Buffer; mask: Buffer; variation?: number },
   ctx: EngineContext,
   opts: FillOptions,
 ): Promise<EngineOutput> {
@@ -38,7 +38,7 @@ export async function fillMasked(
   const dilation = Math.max(opts.minDilation, Math.round(opts.dilation * Math.max(photo.width, photo.height)));
   const mask = dilateMask(painted, dilation);
   // Another try of the same photo and mask ('Try another fill') asks for other source choices.
-  const v = Number((input.params as { variation?: unknown } | undefined)?.variation ?? 0);
+  const v = input.variation ?? 0;
   const variation = Number.isInteger(v) && v > 0 ? v : 0;
   let levels = 0;
   const region = await processMaskedRegion(
