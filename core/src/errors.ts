@@ -68,6 +68,11 @@ export const ERRORS = {
   NOT_FOUND: { status: 404, title: 'Error', message: 'Image not found' },
   ROUTE_NOT_FOUND: { status: 404, title: 'Error', message: 'Not found' },
   RESULT_NOT_READY: { status: 409, title: 'Error', message: 'Processed image not available yet' },
+  RETRY_NOT_AVAILABLE: {
+    status: 409,
+    title: 'Error',
+    message: 'Another free try is possible within 10 minutes of the first fill, up to 5 tries. Submit the photo again',
+  },
   RESULT_EXPIRED: {
     status: 410,
     title: 'Error',

@@ -47,6 +47,15 @@ export class ImageRepository {
     return row;
   }
 
+  /** The rows submitted as other tries of job `rootId` ('Try another fill'), oldest first. */
+  async tries(rootId: number): Promise<ImageRow[]> {
+    return this.db
+      .select()
+      .from(images)
+      .where(sql`${images.metadata}->>'retryOf' = ${String(rootId)}`)
+      .orderBy(asc(images.id));
+  }
+
   /** Status, results and sweep time of the rows among `ids` that exist. */
   async resultsOf(ids: number[]): Promise<Pick<ImageRow, 'id' | 'status' | 'resultKeys' | 'purgedAt'>[]> {
     if (ids.length === 0) return [];

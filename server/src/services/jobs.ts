@@ -29,6 +29,12 @@ export interface JobSource {
   index: number;
 }
 
+/** Operations whose result can be tried again for free: the fills, whose source choices vary with `variation`. */
+const RETRYABLE = new Set<OperationId>(['object-removal', 'image-inpainting']);
+/** Other tries are free this long after the first job was submitted, and this many times. */
+export const RETRY_WINDOW_MS = 10 * 60_000;
+export const MAX_TRIES = 5;
+
 /** A job that was running when its process died is tried again once, then failed with a clear reason. */
 const MAX_ATTEMPTS = 2;
 /** Progress is written to the database at most this often per job (stage changes always). */
@@ -138,6 +144,66 @@ export class JobService {
       await Promise.all(written.map((k) => this.deps.storage.delete(k)));
       throw err;
     }
+  }
+
+  /**
+   * Another try of a fill ('Try another fill'): a new job on the same photo and mask as the owner's job `id` (or
+   * the first job it was itself a try of), with the next `variation`, so the fill chooses other sources. The
+   * caller counts no use for it: it is free within RETRY_WINDOW_MS of the first job, up to MAX_TRIES jobs.
+   */
+  async retry(owner: Owner, id: number, now = new Date()): Promise<ImageRow> {
+    const row = await this.getOwned(id, owner);
+    const rootId = Number(row.metadata.retryOf ?? row.id);
+    const root = rootId === row.id ? row : await this.getOwned(rootId, owner);
+    if (root.purgedAt || !root.originalKey || !root.maskKey) throw this.expired();
+    const operation = root.operation as OperationId;
+    if (!RETRYABLE.has(operation)) throw new AppError('RETRY_NOT_AVAILABLE');
+    const tries = await this.deps.images.tries(root.id);
+    if (now.getTime() - root.createdAt.getTime() > RETRY_WINDOW_MS || tries.length + 1 >= MAX_TRIES) {
+      throw new AppError('RETRY_NOT_AVAILABLE');
+    }
+    this.assertAvailable(operation);
+    const folder = `originals/${randomUUID()}`;
+    const keys = {
+      originalKey: `${folder}/${root.originalKey.split('/').pop()}`,
+      maskKey: `${folder}/${root.maskKey.split('/').pop()}`,
+    };
+    const written: string[] = [];
+    try {
+      for (const [from, to] of [
+        [root.originalKey, keys.originalKey],
+        [root.maskKey, keys.maskKey],
+      ] as const) {
+        const ext = to.slice(to.lastIndexOf('.') + 1);
+        await this.deps.storage.put(
+          to,
+          await this.deps.storage.get(from),
+          ext === 'jpg' ? 'image/jpeg' : `image/${ext}`,
+        );
+        written.push(to);
+      }
+      const variation = tries.length + 1;
+      const inserted = await this.deps.images.insert({
+        operation,
+        ownerSession: owner.sessionId,
+        ownerUid: owner.uid ?? null,
+        parameters: root.parameters,
+        metadata: { stage: 'queued', retryOf: root.id, try: variation + 1, variation },
+        ...keys,
+      });
+      await this.deps.queue.enqueue(inserted.id);
+      return inserted;
+    } catch (err) {
+      await Promise.all(written.map((k) => this.deps.storage.delete(k)));
+      throw err;
+    }
+  }
+
+  /** Job `id` and its other tries (the first job first), as the owner sees them. */
+  async tries(owner: Owner, id: number): Promise<ImageRow[]> {
+    const row = await this.getOwned(id, owner);
+    const root = await this.getOwned(Number(row.metadata.retryOf ?? row.id), owner);
+    return [root, ...(await this.deps.images.tries(root.id))];
   }
 
   /** The answer for a job whose files retention has deleted, naming this server's retention time. */
@@ -273,6 +339,7 @@ export class JobService {
       image: row.originalKey ? await this.deps.storage.get(row.originalKey) : undefined,
       mask: row.maskKey ? await this.deps.storage.get(row.maskKey) : undefined,
       image2: row.file2Key ? await this.deps.storage.get(row.file2Key) : undefined,
+      ...(typeof row.metadata.variation === 'number' && { variation: row.metadata.variation }),
     };
     const onProgress = this.progressWriter(row.id);
     const timeoutMs = this.deps.config.jobTimeoutMs;
