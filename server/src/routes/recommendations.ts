@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RecommendationService } from '../services/recommendations.js';
 import { ownerOf } from '../services/sessions.js';
+import { clientGone } from './client-gone.js';
 
 export interface RecommendationRouteDeps {
   recommendations: RecommendationService;
@@ -23,7 +24,7 @@ export function recommendationRoutes(app: FastifyInstance, deps: RecommendationR
         response: { 200: z.array(recommendationSchema) },
       },
     },
-    async (request): Promise<Recommendation[]> =>
-      deps.recommendations.forJob(ownerOf(request), Number(request.params.id), request.query.of),
+    async (request, reply): Promise<Recommendation[]> =>
+      deps.recommendations.forJob(ownerOf(request), Number(request.params.id), request.query.of, clientGone(reply)),
   );
 }

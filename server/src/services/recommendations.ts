@@ -1,7 +1,7 @@
-import { AppError, getOperation, type OperationId, type Recommendation } from '@ai-editor/core';
+import { AppError, expectedMs, getOperation, type OperationId, type Recommendation } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
-import type { EnginePool } from '../adapters/engine-pool.js';
+import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
 import type { Storage } from '../adapters/storage.js';
 import type { RawImage } from '../engines/shared/image.js';
 import { estimateNoiseSigma } from '../engines/shared/nlmeans.js';
@@ -189,14 +189,18 @@ export type RecommendationSubject = 'photo' | 'result';
 export class RecommendationService {
   constructor(private readonly deps: RecommendationDeps) {}
 
-  async forJob(owner: Owner, id: number, of: RecommendationSubject): Promise<Recommendation[]> {
+  /** `signal`: aborted when the asker went away; the analysis then leaves the queue or is stopped. */
+  async forJob(owner: Owner, id: number, of: RecommendationSubject, signal?: AbortSignal): Promise<Recommendation[]> {
     const row = await this.deps.jobs.getOwned(id, owner);
     if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
     if (of === 'result' && row.status !== 'completed') throw new AppError('RESULT_NOT_READY');
     const key = of === 'result' ? row.resultKeys[0] : row.originalKey;
     // Prompt-only jobs have no photo to analyse.
     if (!key) return [];
-    const analysis = await this.analyse(await this.deps.storage.get(key), row.operation as OperationId);
+    const analysis = await this.analyse(await this.deps.storage.get(key), row.operation as OperationId, {
+      owner: owner.uid ?? owner.sessionId,
+      signal,
+    });
     return recommend(analysis).filter((r) => this.offered(r.operationId, row.operation));
   }
 
@@ -204,17 +208,29 @@ export class RecommendationService {
    * Measures the photo in a worker thread with face detection when this process runs engines; otherwise (or if that
    * fails) here, without faces: sharp does its work off the event loop, and the rest is a few milliseconds.
    */
-  private async analyse(bytes: Buffer, operation: OperationId): Promise<PhotoAnalysis> {
+  private async analyse(
+    bytes: Buffer,
+    operation: OperationId,
+    asker: { owner: string; signal?: AbortSignal },
+  ): Promise<PhotoAnalysis> {
     const { pool, log } = this.deps;
     if (pool) {
       try {
         const out = await pool.run(
           ANALYSIS_MODULE,
           { operation, image: bytes, params: {} },
-          { onProgress: () => {}, timeoutMs: ANALYSIS_TIMEOUT_MS },
+          {
+            onProgress: () => {},
+            timeoutMs: ANALYSIS_TIMEOUT_MS,
+            signal: asker.signal,
+            // The tips are read while the visitor waits: the quick lane. The photo is analysed at 1024 px at most.
+            hints: { lane: 'quick', expectedMs: expectedMs('photo-analysis'), owner: asker.owner },
+          },
         );
         return out.metadata?.analysis as PhotoAnalysis;
       } catch (err) {
+        // Nobody waits for the answer any more: no work on a fallback either.
+        if (err instanceof EngineFailure && err.reason === 'cancelled') throw new AppError('CANCELLED');
         log.warn({ err }, 'photo analysis with faces failed; answering without faces');
       }
     }

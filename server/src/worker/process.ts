@@ -1,12 +1,12 @@
 import type { OperationId } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
-import { BullmqQueue, startBullmqWorker } from '../adapters/bullmq-queue.js';
+import { BullmqQueue } from '../adapters/bullmq-queue.js';
 import { type DatabaseHandle, openDatabase } from '../adapters/db.js';
-import { createEnginePool, selectStorage, workerName } from '../adapters/select.js';
+import { createEnginePool, selectStorage, startLaneWorkers, workerName } from '../adapters/select.js';
 import type { Config } from '../config.js';
 import { createEngineRegistry } from '../engines/registry.js';
 import { ImageRepository } from '../repositories/images.js';
-import { JobService } from '../services/jobs.js';
+import { describeJob, JobService } from '../services/jobs.js';
 
 const RESUME_INTERVAL_MS = 60_000;
 
@@ -45,23 +45,12 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   const images = new ImageRepository(database.db);
   const pool = createEnginePool(config, registry, log);
   // The producer side, for re-enqueueing and cancels; only this process's own worker below takes jobs.
-  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, (id) => images.operationOf(id), log);
+  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, (id) => describeJob(images, id), log);
   const jobs = new JobService({ images, storage, registry, queue, pool, config, log });
 
   const name = workerName();
-  const worker = startBullmqWorker(
-    {
-      redisUrl,
-      prefix: queuePrefix,
-      concurrency: config.scaleOut.workerConcurrency,
-      lockMs: config.scaleOut.workerLockMs,
-      stalledIntervalMs: config.scaleOut.stalledIntervalMs,
-      log,
-      name,
-    },
-    (id) => jobs.process(id),
-  );
-  await worker.waitUntilReady();
+  const workers = startLaneWorkers(config, log, (id) => jobs.process(id));
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
 
   // Rows are the truth and enqueueing is idempotent: put back any pending job whose queue entry was lost (Redis
   // unreachable at submit time, or restarted without persistence), now and then every minute.
@@ -83,7 +72,10 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
       clearInterval(resumeTimer);
       // Running jobs get a grace period; the ones still running after it stay pending, and BullMQ hands them to
       // another worker once their lock expires (or to this one at its next start).
-      await jobs.stopAfter(worker.close(), config.shutdownGraceMs);
+      await jobs.stopAfter(
+        Promise.all(workers.map((w) => w.close())).then(() => {}),
+        config.shutdownGraceMs,
+      );
       await queue.close();
       await database.close();
     },
