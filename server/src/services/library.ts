@@ -22,6 +22,13 @@ export interface LibraryDeps {
   images: ImageRepository;
   storage: Storage;
   log: FastifyBaseLogger;
+  /** Tells the engines a photo is gone (its `metadata.photoKey`), so that what they keep about it is dropped. */
+  forgetPhoto?: (photoKey: string) => void;
+}
+
+/** Tells the engines about each deleted job's photo. */
+export function forgetPhotos(rows: Pick<ImageRow, 'metadata'>[], forget?: (photoKey: string) => void): void {
+  for (const row of rows) if (typeof row.metadata.photoKey === 'string') forget?.(row.metadata.photoKey);
 }
 
 export interface Thumbnail {
@@ -59,6 +66,7 @@ export class LibraryService {
   }
 
   private async deleteFiles(rows: ImageRow[]): Promise<void> {
+    forgetPhotos(rows, this.deps.forgetPhoto);
     await Promise.all(
       rows
         .flatMap(storedKeys)

@@ -1,9 +1,25 @@
-import { decode, encodePng } from '../engines/shared/image.js';
+import { decode, encodePng, type RawImage } from '../engines/shared/image.js';
 import { releaseIsnet, salientMask } from '../engines/shared/isnet.js';
 import { loadOpenCv } from '../engines/shared/opencv.js';
 import type { Engine } from '../engines/types.js';
-import { dilate, dilationRadius, type SelectPrompt, selectObject } from './select-object.js';
+import { dilate, dilationRadius, type Rect, type SelectPrompt, selectObject } from './select-object.js';
+import { SelectionCache } from './select-object-cache.js';
 import { grabCutBox } from './select-object-grabcut.js';
+
+/** A photo's model answers are kept this long after its last click, up to this much memory for all photos. */
+const CACHE_TTL_MS = 10 * 60_000;
+const CACHE_MAX_BYTES = 256 * 1024 * 1024;
+const cache = new SelectionCache(CACHE_TTL_MS, CACHE_MAX_BYTES);
+
+/** ISNet's answer for one crop of a photo, from the cache when the photo was clicked near there before. */
+async function cachedSegment(photo: string | undefined, img: RawImage, rect: Rect, threads: number) {
+  const crop = `${rect.left},${rect.top},${rect.width},${rect.height}`;
+  const known = photo ? cache.get(photo, crop) : undefined;
+  if (known) return { mask: known, cached: true };
+  const mask = await salientMask(img, threads);
+  if (photo) cache.set(photo, crop, mask);
+  return { mask, cached: false };
+}
 
 /**
  * "Select object" run as a task of the engine pool: ISNet inference and the mask work are CPU-bound and stay off
@@ -14,10 +30,15 @@ const selectObjectEngine: Engine = {
   async run(input, ctx) {
     if (!input.image) throw new Error('Select object needs a photo');
     const img = await decode(input.image);
-    const prompt = input.params as unknown as SelectPrompt;
+    const { photo, ...prompt } = input.params as unknown as SelectPrompt & { photo?: string };
     ctx.progress({ stage: 'selecting' });
-    const mask = await selectObject(img, prompt, {
-      segment: (crop) => salientMask(crop, ctx.threads),
+    let runs = 0;
+    const mask = await selectObject(img, prompt as SelectPrompt, {
+      segment: async (crop, rect) => {
+        const answer = await cachedSegment(photo, crop, rect, ctx.threads);
+        if (!answer.cached) runs++;
+        return answer.mask;
+      },
       // OpenCV.js (~100 MB) is loaded for the first box only.
       cutBox: async (crop, box) => grabCutBox(await loadOpenCv())(crop, box),
     });
@@ -26,13 +47,18 @@ const selectObjectEngine: Engine = {
     for (const v of grown) if (v) selected++;
     return {
       images: [await encodePng({ data: grown, width: img.width, height: img.height, channels: 1 })],
-      metadata: { selectedShare: selected / grown.length },
+      // modelRuns: how many crops the model had to see (0: every answer came from the photo's earlier clicks).
+      metadata: { selectedShare: selected / grown.length, modelRuns: runs },
     };
   },
   warm: async ({ threads }) => {
     await salientMask({ data: Buffer.alloc(3 * 4), width: 2, height: 2, channels: 3 }, threads);
   },
-  release: releaseIsnet,
+  release: async () => {
+    cache.clear();
+    await releaseIsnet();
+  },
+  forget: (photo) => cache.forget(photo),
 };
 
 export default selectObjectEngine;

@@ -18,8 +18,11 @@ export type SelectPrompt =
   | { kind: 'point'; x: number; y: number }
   | { kind: 'box'; x0: number; y0: number; x1: number; y1: number };
 
-/** A soft mask (one channel, 0–255) of the salient object of an image, at the image's size. */
-export type Segmenter = (img: RawImage) => Promise<Buffer>;
+/**
+ * A soft mask (one channel, 0–255) of the salient object of an image, at the image's size. `rect` says which crop
+ * of the photo `img` is (so that answers can be kept per crop for the following clicks).
+ */
+export type Segmenter = (img: RawImage, rect: Rect) => Promise<Buffer>;
 
 /** A 0/1 mask of the object inside `box` (the image's coordinates), at the image's size. */
 export type BoxCutter = (img: RawImage, box: Rect) => Promise<Uint8Array>;
@@ -39,6 +42,12 @@ const BOX_CONTEXT = 0.5;
 const MIN_PART = 0.05;
 /** A click this close to the object (share of the crop's long side) still picks it: clicks land on edges. */
 const NEAR_CLICK = 0.03;
+/**
+ * Crop centres sit on a grid of this share of the crop's side, so that clicks near each other on a photo use the
+ * same crops (and the model's answers for them, kept per photo); the click stays within 1/8 of the side of the
+ * centre.
+ */
+const CROP_GRID = 0.25;
 
 /** Growth of the returned selection, so that removal leaves no halo of the object's soft edge or shadow. */
 export function dilationRadius(width: number, height: number): number {
@@ -59,8 +68,10 @@ export async function selectObject(
 async function selectAtPoint(img: RawImage, p: { x: number; y: number }, segment: Segmenter): Promise<Buffer> {
   let best: Buffer | undefined;
   for (const share of POINT_CROPS) {
-    const rect = squareAround(img, p.x, p.y, share * Math.max(img.width, img.height));
-    const soft = await segment(crop(img, rect));
+    const side = share * Math.max(img.width, img.height);
+    const step = Math.max(1, Math.round(side * CROP_GRID));
+    const rect = squareAround(img, Math.round(p.x / step) * step, Math.round(p.y / step) * step, side);
+    const soft = await segment(crop(img, rect), rect);
     const near = NEAR_CLICK * Math.max(rect.width, rect.height);
     const part = componentAt(binary(soft), rect.width, rect.height, p.x - rect.left, p.y - rect.top, near);
     if (!part) continue;
