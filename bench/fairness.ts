@@ -41,6 +41,8 @@ async function run(quickHosts: number) {
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'aie-bench-')),
     MODEL_CACHE_DIR: path.resolve(import.meta.dirname, '../data/models'),
     QUICK_HOSTS: String(quickHosts),
+    // On a loaded machine a click may wait minutes: the connection must outlive it, or the click is dropped.
+    IDLE_TIMEOUT_MS: '1800000',
     // More jobs than a visitor's daily allowance; the rules themselves are tested elsewhere.
     DAILY_USES_PER_OPERATION: '1000',
   });
