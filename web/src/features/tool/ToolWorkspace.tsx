@@ -28,6 +28,7 @@ import { type JobSource, submitJob, ToolError } from './jobs';
 import { MaskEditor, type MaskEditorHandle } from './MaskEditor';
 import { PageFileTarget } from './PageFileTarget';
 import { ParamControls } from './ParamControls';
+import { PhotoEstimate } from './PhotoEstimate';
 import { RecommendationCard } from './RecommendationCard';
 import { ResultCard } from './ResultCard';
 import { UploadArea, useObjectUrl } from './UploadArea';
@@ -257,6 +258,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
           )}
           {op.mask && file && <MaskEditor ref={maskRef} file={file} operation={op.id} disabled={busy} />}
           <ParamControls defs={op.params} values={params} onChange={setParam} disabled={busy} />
+          {needsPhoto && <PhotoEstimate operation={op.id} file={file} params={params} />}
           <Button size="lg" onClick={submit} disabled={busy} data-testid="submit">
             {busy ? (
               <Loader2 className="animate-spin" aria-hidden />
