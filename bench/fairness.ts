@@ -9,6 +9,7 @@
  * Run: npm run bench:fairness
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -35,12 +36,22 @@ interface Row {
   metadata: { startedAt?: string };
 }
 
+/** A free port for this run's Auth emulator (another may hold the default one). */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
 async function run(quickHosts: number) {
   const config = loadConfig({
     ...process.env,
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'aie-bench-')),
     MODEL_CACHE_DIR: path.resolve(import.meta.dirname, '../data/models'),
     QUICK_HOSTS: String(quickHosts),
+    AUTH_EMULATOR_PORT: String(await freePort()),
     // On a loaded machine a click may wait minutes: the connection must outlive it, or the click is dropped.
     IDLE_TIMEOUT_MS: '1800000',
     // More jobs than a visitor's daily allowance; the rules themselves are tested elsewhere.
@@ -101,6 +112,7 @@ async function run(quickHosts: number) {
     await delay(1000);
   }
   const shared = await done(a, longId);
+  const rss = handle.pool?.stats().rssMb.join(' MB, ');
   const stillRunning = Date.parse(shared.completedAt ?? '') > Date.parse(shorts.at(-1)?.completedAt ?? '');
   await handle.close();
 
@@ -111,6 +123,7 @@ async function run(quickHosts: number) {
   console.log(
     `\nQUICK_HOSTS=${quickHosts}, ENGINE_HOSTS=${config.engineHosts}, ${config.inferenceThreads} threads per host`,
   );
+  console.log(`engine hosts' resident memory (heavy first, then quick): ${rss} MB`);
   console.log(`short job (B's pencil sketch, 1920x1280) while A's 2x upscale of 1920x1350 runs:`);
   console.log(`  wait for its engine   ${waits.map(s).join(', ')}   max ${s(Math.max(...waits))}   (target <= 3 s)`);
   console.log(`  submit to completed   ${totals.map(s).join(', ')}`);

@@ -58,18 +58,27 @@ export function dilationRadius(width: number, height: number): number {
 export async function selectObject(
   img: RawImage,
   prompt: SelectPrompt,
-  methods: { segment: Segmenter; cutBox: BoxCutter },
+  methods: {
+    segment: Segmenter;
+    cutBox: BoxCutter /** Crop-centre grid, share of the side (0: centred). */;
+    grid?: number;
+  },
 ): Promise<Buffer> {
   return prompt.kind === 'point'
-    ? selectAtPoint(img, prompt, methods.segment)
+    ? selectAtPoint(img, prompt, methods.segment, methods.grid ?? CROP_GRID)
     : selectInBox(img, prompt, methods.cutBox);
 }
 
-async function selectAtPoint(img: RawImage, p: { x: number; y: number }, segment: Segmenter): Promise<Buffer> {
+async function selectAtPoint(
+  img: RawImage,
+  p: { x: number; y: number },
+  segment: Segmenter,
+  grid: number,
+): Promise<Buffer> {
   let best: Buffer | undefined;
   for (const share of POINT_CROPS) {
     const side = share * Math.max(img.width, img.height);
-    const step = Math.max(1, Math.round(side * CROP_GRID));
+    const step = Math.max(1, Math.round(side * grid));
     const rect = squareAround(img, Math.round(p.x / step) * step, Math.round(p.y / step) * step, side);
     const soft = await segment(crop(img, rect), rect);
     const near = NEAR_CLICK * Math.max(rect.width, rect.height);
