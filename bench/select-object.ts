@@ -4,7 +4,7 @@
  * mask the API returns, and the time. Methods run in this thread, one after another, as they would in an engine
  * host. Then the click latency at 1920 px (each case enlarged so that its long side is 1920 px), as the engine
  * host runs a click: the first click on a photo, and a second click near the first (the model's answers for the
- * photo's crops are kept, services/select-object-cache.ts), with the IoU beside it.
+ * photo's crops are kept, engines/select/cache.ts), with the IoU beside it.
  * Run: npm run bench:select-object   (BENCH_ONLY=clicks for the latency part alone)
  */
 import { createHash } from 'node:crypto';
@@ -12,23 +12,22 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { loadConfig } from '../server/src/config.js';
-import { decode, type RawImage } from '../server/src/engines/shared/image.js';
-import { salientMask } from '../server/src/engines/shared/isnet.js';
-import { loadOpenCv, type OpenCv, withMats } from '../server/src/engines/shared/opencv.js';
+import { salientMask } from '../server/src/engines/models/isnet.js';
+import { loadOpenCv, type OpenCv, withMats } from '../server/src/engines/models/opencv.js';
+import { cropRaw } from '../server/src/engines/raster/geometry.js';
+import { decode, type RawImage } from '../server/src/engines/raster/image.js';
+import { SelectionCache } from '../server/src/engines/select/cache.js';
+import { grabCutBox } from '../server/src/engines/select/grabcut.js';
 import {
   type BoxCutter,
   binary,
   boxCrop,
-  crop,
-  dilate,
-  dilationRadius,
+  growSelection,
   keepLargeParts,
   normaliseBox,
   place,
   selectObject,
-} from '../server/src/services/select-object.js';
-import { SelectionCache } from '../server/src/services/select-object-cache.js';
-import { grabCutBox } from '../server/src/services/select-object-grabcut.js';
+} from '../server/src/engines/select/select-object.js';
 import { coverage, iou, type SelectionCase, selectionCases } from './support/selection-cases.js';
 
 process.env.MODEL_CACHE_DIR ??= path.resolve(import.meta.dirname, '../data/models');
@@ -133,7 +132,7 @@ const inBox =
   (margin: number, cutter: (cv: OpenCv) => BoxCutter): Method =>
   async (c, img, cv) => {
     const { rect, inner } = boxCrop(img, c.box, margin);
-    const mask = await cutter(cv)(crop(img, rect), inner);
+    const mask = await cutter(cv)(cropRaw(img, rect), inner);
     return place(keepLargeParts(mask, rect.width, rect.height), rect, img.width, img.height);
   };
 
@@ -170,7 +169,7 @@ for (const c of onlyClicks ? [] : cases) {
     const t = performance.now();
     const mask = await method(c, img, cv);
     const ms = performance.now() - t + charged;
-    const grown = dilate(mask, c.width, c.height, dilationRadius(c.width, c.height));
+    const grown = growSelection(mask, c.width, c.height);
     const score = iou(mask, c.truth);
     const cover = coverage(grown, c.truth);
     const tot = totals[k] as (typeof totals)[number];
@@ -260,7 +259,7 @@ for (const [n, small] of cases.entries()) {
     const t = performance.now();
     const img = await decode(c.image);
     const mask = await selectObject(img, { kind: 'point', ...p }, { segment, cutBox: noBox });
-    dilate(mask, c.width, c.height, dilationRadius(c.width, c.height));
+    growSelection(mask, c.width, c.height);
     return { ms: performance.now() - t, mask };
   };
   const first = await click(c.point);

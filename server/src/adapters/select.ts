@@ -4,6 +4,7 @@ import { expectedMs, laneOf } from '@ai-editor/core';
 import type { Worker } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
+import type { LocalTaskId } from '../engines/local-engines.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { BullmqQueue, type ImageJobData, type JobDescription, startBullmqWorker } from './bullmq-queue.js';
 import { EnginePool } from './engine-pool.js';
@@ -47,8 +48,8 @@ export function selectRateLimiters(config: Config, log: FastifyBaseLogger): Rate
   };
 }
 
-/** The Select object engine module, which quick hosts load first (the selection's model). */
-const SELECT_MODULE = new URL('../services/select-object.engine.ts', import.meta.url).href;
+/** The Select object task, which quick hosts load first (the selection's model). */
+const SELECT_TASK: LocalTaskId = 'select-object';
 
 /**
  * The engine hosts of this process (the API on the embedded defaults, or a scale-out worker): one code path. Quick
@@ -64,7 +65,7 @@ export function createEnginePool(config: Config, registry: EngineRegistry, log?:
   return new EnginePool({
     hosts: config.engineHosts,
     quickHosts: config.quickHosts,
-    quickPreload: preload.length ? [SELECT_MODULE, ...quick] : [],
+    quickPreload: preload.length ? [SELECT_TASK, ...quick] : [],
     inferenceThreads: config.inferenceThreads,
     idleMs: config.modelIdleMs,
     memoryMb: config.engineMemoryMb,

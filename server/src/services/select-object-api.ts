@@ -1,10 +1,11 @@
 import { AppError, expectedMs, type OperationId } from '@ai-editor/core';
 import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
-import type { SelectPrompt } from './select-object.js';
+import type { LocalTaskId } from '../engines/local-engines.js';
+import type { SelectPrompt } from '../engines/select/select-object.js';
 import { photoKey } from './uploads.js';
 
-/** The pool module that computes selections (services/select-object.engine.ts). */
-export const SELECT_MODULE = new URL('./select-object.engine.ts', import.meta.url).href;
+/** The engine pool's task that computes selections (engines/select/task.ts). */
+export const SELECT_TASK: LocalTaskId = 'select-object';
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
@@ -61,7 +62,7 @@ export async function selectObjectMask(
   let modelRuns = 0;
   try {
     const out = await pool.run(
-      SELECT_MODULE,
+      SELECT_TASK,
       // The photo's key lets the engine reuse what it computed for this photo's earlier clicks.
       { operation, image: image.bytes, params: { ...prompt, photo: photoKey(image.bytes) } },
       {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateForeground } from '../../src/engines/shared/foreground.js';
+import { estimateForeground } from '../../src/engines/raster/foreground.js';
 
 describe('foreground colour at soft edges', () => {
   it('recovers the subject’s colour where the photo mixes it with the background', () => {
