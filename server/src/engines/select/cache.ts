@@ -49,6 +49,12 @@ export class SelectionCache {
     }
   }
 
+  /** The crops of a photo whose answers are kept. */
+  crops(photo: string): string[] {
+    this.expire();
+    return [...(this.photos.get(photo)?.maps.keys() ?? [])];
+  }
+
   /** Drops everything known about a photo (deleted, or expired with its job). */
   forget(photo: string): void {
     this.drop(photo);

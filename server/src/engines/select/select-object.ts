@@ -38,11 +38,13 @@ const MIN_PART = 0.05;
 /** A click this close to the object (share of the crop's long side) still picks it: clicks land on edges. */
 const NEAR_CLICK = 0.03;
 /**
- * Crop centres sit on a grid of this share of the crop's side, so that clicks near each other on a photo use the
- * same crops (and the model's answers for them, kept per photo); the click stays within 1/8 of the side of the
- * centre.
+ * A following click this close to the centre of a crop already seen on the same photo (share of its side) reuses
+ * that crop, and the model's answer for it, instead of a crop centred on itself.
  */
-const CROP_GRID = 0.25;
+export const REUSE_WITHIN = 0.125;
+
+/** Crops of this photo whose answers are known (the engine keeps them per photo): one may be reused. */
+export type KnownCrops = () => Rect[];
 
 /** Growth of the returned selection, so that removal leaves no halo of the object's soft edge or shadow. */
 export function dilationRadius(width: number, height: number): number {
@@ -60,14 +62,10 @@ export function growSelection(mask: Uint8Array, width: number, height: number): 
 export async function selectObject(
   img: RawImage,
   prompt: SelectPrompt,
-  methods: {
-    segment: Segmenter;
-    cutBox: BoxCutter /** Crop-centre grid, share of the side (0: centred). */;
-    grid?: number;
-  },
+  methods: { segment: Segmenter; cutBox: BoxCutter; known?: KnownCrops },
 ): Promise<Buffer> {
   return prompt.kind === 'point'
-    ? selectAtPoint(img, prompt, methods.segment, methods.grid ?? CROP_GRID)
+    ? selectAtPoint(img, prompt, methods.segment, methods.known ?? (() => []))
     : selectInBox(img, prompt, methods.cutBox);
 }
 
@@ -75,13 +73,22 @@ async function selectAtPoint(
   img: RawImage,
   p: { x: number; y: number },
   segment: Segmenter,
-  grid: number,
+  known: KnownCrops,
 ): Promise<Buffer> {
   let best: Buffer | undefined;
   for (const share of POINT_CROPS) {
     const side = share * Math.max(img.width, img.height);
-    const step = Math.max(1, Math.round(side * grid));
-    const rect = squareAround(img, Math.round(p.x / step) * step, Math.round(p.y / step) * step, side);
+    const centred = squareAround(img, p.x, p.y, side);
+    // A crop of the same size seen before whose centre is near the click: the first click on a photo is centred,
+    // the following ones near it reuse its crops.
+    const rect =
+      known().find(
+        (r) =>
+          r.width === centred.width &&
+          r.height === centred.height &&
+          Math.abs(r.left + r.width / 2 - p.x) <= REUSE_WITHIN * side &&
+          Math.abs(r.top + r.height / 2 - p.y) <= REUSE_WITHIN * side,
+      ) ?? centred;
     const soft = await segment(cropRaw(img, rect), rect);
     const near = NEAR_CLICK * Math.max(rect.width, rect.height);
     const part = componentAt(binary(soft), rect.width, rect.height, p.x - rect.left, p.y - rect.top, near);

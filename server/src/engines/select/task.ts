@@ -13,6 +13,11 @@ const CACHE_TTL_MS = 10 * 60_000;
 const CACHE_MAX_BYTES = 256 * 1024 * 1024;
 const cache = new SelectionCache(CACHE_TTL_MS, CACHE_MAX_BYTES);
 
+const rectOf = (key: string): Rect => {
+  const [left, top, width, height] = key.split(',').map(Number) as [number, number, number, number];
+  return { left, top, width, height };
+};
+
 /** ISNet's answer for one crop of a photo, from the cache when the photo was clicked near there before. */
 async function cachedSegment(photo: string | undefined, img: RawImage, rect: Rect, threads: number) {
   const crop = `${rect.left},${rect.top},${rect.width},${rect.height}`;
@@ -38,6 +43,7 @@ const selectObjectEngine: Engine = {
     ctx.progress({ stage: 'selecting' });
     let runs = 0;
     const mask = await selectObject(img, prompt, {
+      known: () => (photo ? cache.crops(photo).map(rectOf) : []),
       segment: async (crop, rect) => {
         const answer = await cachedSegment(photo, crop, rect, ctx.threads);
         if (!answer.cached) runs++;
