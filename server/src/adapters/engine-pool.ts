@@ -77,6 +77,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Lane, expected duration and owner, for the scheduling policy (scheduling.ts); heavy and unowned if absent. */
   hints?: WorkHints;
+  /** The signal only takes the task out of the queue; once running, it finishes (a short task: photo analysis). */
+  whileWaitingOnly?: boolean;
 }
 
 /** Pool figures for /api/health and the benchmarks. */
@@ -277,7 +279,7 @@ export class EnginePool {
         if (i >= 0) {
           this.waiting.splice(i, 1);
           reject(new EngineFailure('cancelled', 'cancelled'));
-        } else this.hosts.find((h) => h.task === task)?.end('cancelled');
+        } else if (!opts.whileWaitingOnly) this.hosts.find((h) => h.task === task)?.end('cancelled');
       };
       const done = () => opts.signal?.removeEventListener('abort', onAbort);
       const hints = opts.hints ?? { lane: 'heavy', expectedMs: 0 };

@@ -7,13 +7,16 @@ import {
   type JobStatus,
   jobIdParams,
   type OperationId,
+  type OutputFormat,
   parseParams,
+  resultFileName,
   resultFileParams,
   submitFormSchema,
   submitQuery,
 } from '@ai-editor/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { encodeOutput } from '../adapters/output-format.js';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
 import type { JobService, JobSource } from '../services/jobs.js';
@@ -35,6 +38,8 @@ export async function imageView(row: ImageRow, jobs: JobService): Promise<ImageJ
     operation: row.operation,
     status: row.status as JobStatus,
     originalUrl: row.originalKey && !purged ? `${base}/original` : null,
+    maskUrl: row.maskKey && !purged ? `${base}/mask` : null,
+    secondPhotoUrl: row.file2Key && !purged ? `${base}/original2` : null,
     processedUrl: processedUrls[0] ?? null,
     processedUrls,
     downloadUrls: processedUrls.map((_, i) => `${base}/download/${i}`),
@@ -74,6 +79,10 @@ export interface ImageRouteDeps {
   admission?: Pick<Rules, 'check' | 'admit'>;
   /** Rules that apply to file downloads (the sign-in service refuses guests here). */
   beforeDownload?: (request: FastifyRequest, row: ImageRow, attachment: boolean) => Promise<void>;
+  /** Checks a submission's `webhook` URL (422 for a private target); absent: webhooks are not offered. */
+  checkWebhook?: (url: string) => Promise<void>;
+  /** The uses left today of an operation, told to API-key callers in RateLimit headers. */
+  allowance?: (uid: string, operation: OperationId) => Promise<{ limit: number; remaining: number; resetS: number }>;
 }
 
 export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
@@ -98,7 +107,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
       // Who may ask for what is answered as soon as the operation is known, before the upload is read.
       const {
         operation,
-        fields: { source: sourceField, sourceIndex, ...fields },
+        fields: { source: sourceField, sourceIndex, webhook, ...fields },
         files,
       } = await readSubmission(request, async (name) => {
         await deps.admission?.check(request, reply, name);
@@ -111,15 +120,27 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
       const checked = await checkFiles(op, files, limits);
       const params = parseParams(op, fields);
       checkOutputSize(operation, params, checked.file, limits.maxOutputPixels);
+      const api = request.apiKeyId === undefined ? undefined : { keyId: request.apiKeyId, webhookUrl: webhook };
+      if (webhook !== undefined) {
+        if (!api || !deps.checkWebhook) throw new AppError('WEBHOOK_NEEDS_API_KEY');
+        await deps.checkWebhook(webhook);
+      }
       const admitted = await deps.admission?.admit(request, operation);
       let row: ImageRow;
       try {
-        row = await jobs.submit(ownerOf(request), operation as OperationId, params, checked, source);
+        row = await jobs.submit(ownerOf(request), operation as OperationId, params, checked, source, api);
       } catch (err) {
         await admitted?.cancelled();
         throw err;
       }
       await admitted?.accepted(row);
+      if (api && request.uid && deps.allowance) {
+        // Programs see their allowance of this operation (the IETF RateLimit header fields, draft 7).
+        const { limit, remaining, resetS } = await deps.allowance(request.uid, operation);
+        reply.header('RateLimit-Limit', String(limit));
+        reply.header('RateLimit-Remaining', String(remaining));
+        reply.header('RateLimit-Reset', String(resetS));
+      }
       reply.code(201);
       return imageView(row, jobs);
     },
@@ -156,39 +177,68 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
     async (request) => imageView(await jobs.cancel(Number(request.params.id), ownerOf(request)), jobs),
   );
 
-  async function sendFile(reply: FastifyReply, row: ImageRow, key: string | null | undefined, download: boolean) {
-    if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
+  /** A stored file; a result (`output`) is served in the format its job asked for (one PNG is stored). */
+  async function sendFile(
+    reply: FastifyReply,
+    row: ImageRow,
+    key: string | null | undefined,
+    opts: { download?: boolean; output?: boolean } = {},
+  ) {
+    if (row.purgedAt) throw jobs.expired();
     if (!key) throw new AppError('RESULT_NOT_READY');
-    const ext = key.slice(key.lastIndexOf('.') + 1);
-    const bytes = await storage.get(key);
-    reply.header('Content-Type', CONTENT_TYPES[ext] ?? 'application/octet-stream');
+    let bytes = await storage.get(key);
+    let ext = key.slice(key.lastIndexOf('.') + 1);
+    let contentType = CONTENT_TYPES[ext] ?? 'application/octet-stream';
+    if (opts.output) {
+      const { format = 'png', quality = 90 } = row.parameters as { format?: OutputFormat; quality?: number };
+      ({ bytes, ext, contentType } = await encodeOutput(bytes, format, quality));
+    }
+    reply.header('Content-Type', contentType);
     // Owner-only and never changing once written: browsers may keep it, shared caches may not.
     reply.header('Cache-Control', 'private, max-age=86400, immutable');
     reply.header('X-Content-Type-Options', 'nosniff');
-    if (download) reply.header('Content-Disposition', `attachment; filename="${row.operation}-result.png"`);
+    if (opts.download) {
+      const index = row.resultKeys.indexOf(key);
+      reply.header(
+        'Content-Disposition',
+        `attachment; filename="${resultFileName(row.operation, row.id, index, ext)}"`,
+      );
+    }
     return reply.send(bytes);
   }
 
-  app.get(
-    '/api/images/:id/original',
-    {
-      schema: {
-        operationId: 'getOriginal',
-        summary: 'The uploaded photo',
-        tags: ['files'],
-        params: jobIdParams,
-        response: { 200: fileResponse('image/*', 'The photo as uploaded') },
+  // The inputs a job ran with, so that its page can show them again after a reload (owner-only, as every job file).
+  const inputs = [
+    { path: 'original', operationId: 'getOriginal', summary: 'The uploaded photo', key: 'originalKey' },
+    { path: 'mask', operationId: 'getMask', summary: 'The mask the job ran with', key: 'maskKey' },
+    { path: 'original2', operationId: 'getSecondPhoto', summary: 'The second photo (face swap)', key: 'file2Key' },
+  ] as const;
+  for (const input of inputs) {
+    app.get(
+      `/api/images/:id/${input.path}`,
+      {
+        schema: {
+          operationId: input.operationId,
+          summary: input.summary,
+          tags: ['files'],
+          params: jobIdParams,
+          response: { 200: fileResponse('image/*', input.summary) },
+        },
       },
-    },
-    async (request, reply) => {
-      const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
-      return sendFile(reply, row, row.originalKey, false);
-    },
-  );
+      async (request, reply) => {
+        const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
+        // A job without this input has no such file (not 'not yet').
+        if (!row.purgedAt && !row[input.key]) throw new AppError('NOT_FOUND');
+        return sendFile(reply, row, row[input.key]);
+      },
+    );
+  }
 
   for (const download of [false, true]) {
     const path = download ? '/api/images/:id/download/:index' : '/api/images/:id/result/:index';
-    const summary = download ? 'A result PNG as an attachment' : 'A result PNG';
+    const summary = download
+      ? 'A result as an attachment, in the format the job asked for (PNG by default)'
+      : 'A result, in the format the job asked for (PNG by default)';
     app.get(
       path,
       {
@@ -197,7 +247,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
           summary,
           tags: ['files'],
           params: resultFileParams,
-          response: { 200: fileResponse('image/png', summary) },
+          response: { 200: fileResponse(['image/png', 'image/jpeg', 'image/webp'], summary) },
         },
       },
       async (request, reply) => {
@@ -206,7 +256,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
         const index = Number(request.params.index);
         // A finished job has all the results it will ever have: an index past them does not exist (not 'not yet').
         if (!row.purgedAt && row.status !== 'pending' && !row.resultKeys[index]) throw new AppError('NOT_FOUND');
-        return sendFile(reply, row, row.resultKeys[index], download);
+        return sendFile(reply, row, row.resultKeys[index], { download, output: true });
       },
     );
   }

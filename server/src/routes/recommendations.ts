@@ -4,7 +4,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RecommendationService } from '../services/recommendations.js';
 import { ownerOf } from '../services/sessions.js';
-import { clientGone } from './client-gone.js';
 
 export interface RecommendationRouteDeps {
   recommendations: RecommendationService;
@@ -24,7 +23,14 @@ export function recommendationRoutes(app: FastifyInstance, deps: RecommendationR
         response: { 200: z.array(recommendationSchema) },
       },
     },
-    async (request, reply): Promise<Recommendation[]> =>
-      deps.recommendations.forJob(ownerOf(request), Number(request.params.id), request.query.of, clientGone(reply)),
+    async (request, reply): Promise<Recommendation[]> => {
+      // The client has gone (closed the page, aborted the fetch): its analysis is dropped if it still waits.
+      const gone = new AbortController();
+      reply.raw.once('close', () => reply.raw.writableFinished || gone.abort());
+      return deps.recommendations.forJob(ownerOf(request), Number(request.params.id), request.query.of, {
+        address: request.ip,
+        signal: gone.signal,
+      });
+    },
   );
 }
