@@ -3,6 +3,7 @@
  * (median of BENCH_RUNS runs), the process RSS after it ran (models of every engine so far still loaded) and a hash
  * of the output; then the peak RSS with all engines loaded, and RSS every 20 jobs over BENCH_SOAK_JOBS mixed jobs
  * (it must stay flat). Engines run in this thread, as they do in a worker thread.
+ * Background removal is also run beside the imgly node API on the same photos (bench/support/cutout.ts).
  * Run: npm run bench:engines   (BENCH_ONLY=denoising,hdr-enhancement to pick engines)
  */
 import { createHash } from 'node:crypto';
@@ -12,6 +13,7 @@ import type { OperationId } from '@ai-editor/core';
 import { loadConfig } from '../server/src/config.js';
 import { hasLocalEngine, loadLocalEngine } from '../server/src/engines/local-engines.js';
 import type { Engine, EngineInput } from '../server/src/engines/types.js';
+import { compareCutouts } from './support/cutout.js';
 import { benchOperations, inputFor } from './support/inputs.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -55,6 +57,12 @@ console.log(
 // CPU time (the process's user + system) beside wall time: on a shared machine the wall time follows the load.
 console.log(['engine', 'size', 'params', 'warm ms', 'cpu ms', 'RSS after', 'output sha256'].join('\t'));
 type Case = { op: OperationId; params?: Record<string, string> };
+const fits: { op: OperationId; params?: Record<string, string>; fixedMs: number; msPerMegapixel: number }[] = [];
+/** A line through (megapixels, ms) at the two sizes: its slope and its value at zero (not below 0). */
+function fit([mp0, ms0]: [number, number], [mp1, ms1]: [number, number]) {
+  const msPerMegapixel = Math.max(0, (ms1 - ms0) / (mp1 - mp0));
+  return { fixedMs: Math.round(Math.max(0, ms0 - msPerMegapixel * mp0)), msPerMegapixel: Math.round(msPerMegapixel) };
+}
 const cases = operations.flatMap((op): Case[] =>
   op === 'super-resolution'
     ? [
@@ -67,9 +75,11 @@ for (const { op, params } of cases) {
   if (!hasLocalEngine(op)) continue;
   const engine = engines.get(op) ?? (await loadLocalEngine(op));
   engines.set(op, engine);
+  const byMp: [number, number][] = [];
   for (const size of [512, 1024]) {
     if (op === 'super-resolution' && params?.scale === '4' && size === 1024) continue; // 4096² output: see README
     const r = await time(engine, await inputFor(op, size, params));
+    byMp.push([(size * size) / 1e6, r.ms]);
     console.log(
       [
         op,
@@ -82,7 +92,14 @@ for (const { op, params } of cases) {
       ].join('\t'),
     );
   }
+  const [small, large] = byMp;
+  if (small && large) fits.push({ op, params, ...fit(small, large) });
 }
+// The expected-duration table (core/src/durations.ts) is fitted from these two sizes: fixed + per megapixel.
+console.log('\nexpected duration fit (core/src/durations.ts): operation, params, fixed ms, ms per megapixel');
+for (const f of fits) console.log([f.op, JSON.stringify(f.params ?? {}), f.fixedMs, f.msPerMegapixel].join('\t'));
+const cutout = engines.get('background-removal');
+if (cutout) await compareCutouts(cutout, RUNS, threads);
 console.log(`peak RSS with all engines loaded: ${mb(process.resourceUsage().maxRSS * 1024)}   (target <= 2.5 GB)`);
 
 // Soak: mixed jobs at 512x512; RSS sampled every 20 jobs must not climb.

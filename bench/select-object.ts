@@ -2,9 +2,13 @@
  * "Select object" methods compared on objects with a known truth (bench/support/selection-cases.ts): per case and
  * mean, the IoU of each method's mask with the truth (before the halo dilation), the truth covered by the dilated
  * mask the API returns, and the time. Methods run in this thread, one after another, as they would in an engine
- * host. Run: npm run bench:select-object
+ * host. Then the click latency at 1920 px (each case enlarged so that its long side is 1920 px), as the engine
+ * host runs a click: the first click on a photo, and a second click near the first (the model's answers for the
+ * photo's crops are kept, engines/select/cache.ts), with the IoU beside it.
+ * Run: npm run bench:select-object   (BENCH_ONLY=clicks for the latency part alone)
  */
 import { createHash } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { loadConfig } from '../server/src/config.js';
@@ -12,6 +16,7 @@ import { salientMask } from '../server/src/engines/models/isnet.js';
 import { loadOpenCv, type OpenCv, withMats } from '../server/src/engines/models/opencv.js';
 import { cropRaw } from '../server/src/engines/raster/geometry.js';
 import { decode, type RawImage } from '../server/src/engines/raster/image.js';
+import { SelectionCache } from '../server/src/engines/select/cache.js';
 import { grabCutBox } from '../server/src/engines/select/grabcut.js';
 import {
   type BoxCutter,
@@ -147,16 +152,17 @@ const methods: [string, Method][] = [
   ],
 ];
 
-const cv = await loadOpenCv();
 const cases = await selectionCases();
+const onlyClicks = process.env.BENCH_ONLY === 'clicks';
+const cv = onlyClicks ? (undefined as unknown as OpenCv) : await loadOpenCv();
 // Warm the model so that the first case's time is not the load.
 await isnet(await decode(cases[0]?.image as Buffer));
 const pad = (s: string, n: number) => s.padEnd(n);
 const fmt = (v: number) => v.toFixed(3);
 const totals = methods.map(() => ({ iou: 0, cover: 0, ms: 0, worst: 1 }));
-console.log(`threads=${threads}  cases=${cases.length}`);
-console.log(`${pad('case', 26)}${pad('method', 28)}IoU    covered(dilated)  ms`);
-for (const c of cases) {
+console.log(`threads=${threads}  cases=${cases.length}  load ${(os.loadavg()[0] as number).toFixed(1)}`);
+if (!onlyClicks) console.log(`${pad('case', 26)}${pad('method', 28)}IoU    covered(dilated)  ms`);
+for (const c of onlyClicks ? [] : cases) {
   const img = await decode(c.image);
   for (const [k, [name, method]] of methods.entries()) {
     charged = 0;
@@ -179,11 +185,88 @@ for (const c of cases) {
     }
   }
 }
-console.log('\nmean over cases');
-for (const [k, [name]] of methods.entries()) {
+if (!onlyClicks) console.log('\nmean over cases');
+for (const [k, [name]] of onlyClicks ? [] : methods.entries()) {
   const t = totals[k] as (typeof totals)[number];
   const n = cases.length;
   console.log(
     `${pad(name, 28)}IoU ${fmt(t.iou / n)}  worst ${fmt(t.worst)}  covered ${fmt(t.cover / n)}  ${Math.round(t.ms / n)} ms`,
   );
 }
+
+/** A case enlarged so that its long side is `side` px: the photo with Lanczos, the truth and the prompt with it. */
+async function enlarged(c: SelectionCase, side: number): Promise<SelectionCase> {
+  const k = side / Math.max(c.width, c.height);
+  const width = Math.round(c.width * k);
+  const height = Math.round(c.height * k);
+  const image = await sharp(c.image).resize(width, height, { kernel: 'lanczos3' }).png().toBuffer();
+  const truth = await sharp(c.truth, { raw: { width: c.width, height: c.height, channels: 1 } })
+    .resize(width, height, { kernel: 'nearest' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const box = { x0: c.box.x0 * k, y0: c.box.y0 * k, x1: c.box.x1 * k, y1: c.box.y1 * k };
+  return {
+    ...c,
+    image,
+    width,
+    height,
+    truth,
+    point: { x: Math.round(c.point.x * k), y: Math.round(c.point.y * k) },
+    box,
+  };
+}
+
+// Click latency at 1920 px, as the engine host runs a click: decode, crops through the per-photo cache, dilation.
+const cache = new SelectionCache(10 * 60_000, 256 * 1024 * 1024);
+const firsts: number[] = [];
+const seconds: number[] = [];
+let iouSum = 0;
+let iouNextSum = 0;
+console.log(`\nclick latency at 1920 px (the engine's work for one click; ${threads} threads)`);
+console.log(`${pad('case', 34)}first click  next click (near)  model runs  IoU first  IoU next`);
+for (const [n, small] of cases.entries()) {
+  const c = await enlarged(small, 1920);
+  const photo = `case-${n}`;
+  let runs = 0;
+  const segment = async (img: RawImage, rect: { left: number; top: number; width: number; height: number }) => {
+    const key = `${rect.left},${rect.top},${rect.width},${rect.height}`;
+    const known = cache.get(photo, key);
+    if (known) return known;
+    runs++;
+    const mask = await salientMask(img, threads);
+    cache.set(photo, key, mask);
+    return mask;
+  };
+  const known = () =>
+    cache.crops(photo).map((k) => {
+      const [left, top, width, height] = k.split(',').map(Number) as [number, number, number, number];
+      return { left, top, width, height };
+    });
+  const click = async (p: { x: number; y: number }) => {
+    const t = performance.now();
+    const img = await decode(c.image);
+    const mask = await selectObject(img, { kind: 'point', ...p }, { segment, cutBox: noBox, known });
+    growSelection(mask, c.width, c.height);
+    return { ms: performance.now() - t, mask };
+  };
+  const first = await click(c.point);
+  const firstRuns = runs;
+  // A second click a few pixels away, as a visitor clicks again on the same object.
+  const again = await click({ x: c.point.x + 6, y: c.point.y - 6 });
+  const score = iou(first.mask, c.truth);
+  firsts.push(first.ms);
+  seconds.push(again.ms);
+  iouSum += score;
+  const scoreNext = iou(again.mask, c.truth);
+  iouNextSum += scoreNext;
+  console.log(
+    `${pad(`${c.name} (${c.width}x${c.height})`, 34)}${pad(`${Math.round(first.ms)} ms`, 13)}${pad(`${Math.round(again.ms)} ms`, 19)}${pad(`${firstRuns} + ${runs - firstRuns}`, 12)}${pad(fmt(score), 11)}${fmt(scoreNext)}`,
+  );
+}
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)] as number;
+console.log(
+  `first click: median ${Math.round(pct(firsts, 50))} ms, p95 ${Math.round(pct(firsts, 95))} ms; next click: median ${Math.round(pct(seconds, 50))} ms, p95 ${Math.round(pct(seconds, 95))} ms (target <= 1500 ms); mean IoU first ${fmt(iouSum / cases.length)}, next ${fmt(iouNextSum / cases.length)}`,
+);
+process.exit(0);

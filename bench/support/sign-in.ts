@@ -7,7 +7,8 @@ import { createEmulatorAccount, emulatorAnswers } from '../../server/test/suppor
 export async function signIn(base: string): Promise<string> {
   const { auth } = (await (await fetch(`${base}/api/config`)).json()) as { auth: { emulatorUrl: string | null } };
   if (!auth.emulatorUrl) throw new Error('the benchmark signs in through the Auth emulator (AUTH_MODE=emulator)');
-  await emulatorAnswers(auth.emulatorUrl);
+  // A loaded machine may take minutes to start the emulator.
+  await emulatorAnswers(auth.emulatorUrl, 600_000);
   const { idToken } = await createEmulatorAccount(auth.emulatorUrl, { email: `bench-${Date.now()}@example.com` });
   const res = await fetch(`${base}/api/session`, {
     method: 'POST',

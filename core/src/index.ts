@@ -1,5 +1,6 @@
 export * from './api/index.js';
 export * from './contact.js';
+export * from './durations.js';
 export * from './errors.js';
 export * from './file-names.js';
 export * from './limits.js';

@@ -37,7 +37,7 @@ import { registerSecurityHeaders } from './security-headers.js';
 import { registerAccountGuard } from './services/account-guard.js';
 import { AdminService } from './services/admin.js';
 import { assertAuthConfig, setUpAuth } from './services/auth/index.js';
-import { JobService } from './services/jobs.js';
+import { describeJob, JobService } from './services/jobs.js';
 import { LibraryService } from './services/library.js';
 import { RecommendationService } from './services/recommendations.js';
 import { RetentionService } from './services/retention.js';
@@ -127,7 +127,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   // The queue runs each job through the service built on the next line: it calls back only once jobs arrive.
   const { queue, pool } = selectQueue(config, {
     run: (id) => jobs.process(id),
-    operationOf: (id) => images.operationOf(id),
+    describe: (id) => describeJob(images, id),
     log: app.log,
     registry,
     onHostEnded: (cause, replaced) => metrics.hostEnded(cause, replaced),
@@ -184,7 +184,16 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     allowance: (uid, operation) => auth.usage.allowance(uid, operation),
   });
   keyRoutes(app, { apiKeys: auth.apiKeys, jobs, webhooks });
-  const library = new LibraryService({ images, storage, log: app.log, retentionHours: config.retentionHours });
+  // Deleted photos are dropped from what the engine hosts keep about them (Select object's answers, which also
+  // expire 10 minutes after the photo's last click, long before its files do).
+  const forgetPhoto = (key: string) => pool?.forget(key);
+  const library = new LibraryService({
+    images,
+    storage,
+    log: app.log,
+    retentionHours: config.retentionHours,
+    forgetPhoto,
+  });
   libraryRoutes(app, { jobs, library, retentionHours: config.retentionHours });
   sessionRoutes(app, auth);
   selectObjectRoutes(app, { jobs, pool, limits: config, admission: auth.rules, timeoutMs: config.jobTimeoutMs });

@@ -29,6 +29,8 @@ export interface Config {
   dailyUsesPerOperation: number;
   /** Engine host processes running local engines, and onnxruntime threads inside each. */
   engineHosts: number;
+  /** Further engine hosts kept for quick work (Select object, photo analysis, jobs expected under 2 s). */
+  quickHosts: number;
   inferenceThreads: number;
   /** A host whose resident memory goes over this is ended and its job fails (the photo is too large). */
   engineMemoryMb: number;
@@ -123,10 +125,14 @@ const PRELOAD_MIN_MB = 2048;
 const totalMb = () => os.totalmem() / 1024 ** 2;
 
 /** Each host holds its own copy of its models: half the cores (one is the API's), as many as the memory holds. */
+const hostsByMemory = () => Math.floor((totalMb() * HOSTS_MEMORY_SHARE) / DEFAULT_ENGINE_MEMORY_MB);
+
 function defaultEngineHosts(): number {
-  const byMemory = Math.floor((totalMb() * HOSTS_MEMORY_SHARE) / DEFAULT_ENGINE_MEMORY_MB);
-  return Math.max(1, Math.min(Math.ceil(os.availableParallelism() / 2), byMemory));
+  return Math.max(1, Math.min(Math.ceil(os.availableParallelism() / 2), hostsByMemory()));
 }
+
+/** One quick host where the memory holds it beside the others (it loads the small and the selection models). */
+const defaultQuickHosts = (engineHosts: number) => (hostsByMemory() > engineHosts ? 1 : 0);
 
 /** PUBLIC_ORIGIN: a comma-separated list of origins, each checked and kept as the browser sends it. */
 function origins(raw: string | undefined): string[] {
@@ -168,6 +174,7 @@ const serverEnv = {
   MAX_OUTPUT_PIXELS: env.whole(1),
   DAILY_USES_PER_OPERATION: env.whole(),
   ENGINE_HOSTS: env.whole(1),
+  QUICK_HOSTS: env.whole(),
   // WORKER_THREADS is the setting's name from when engines ran in worker threads.
   WORKER_THREADS: env.whole(1),
   INFERENCE_THREADS: env.whole(1),
@@ -227,6 +234,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     maxOutputPixels: e.MAX_OUTPUT_PIXELS ?? LIMITS.maxOutputPixels,
     dailyUsesPerOperation: e.DAILY_USES_PER_OPERATION ?? LIMITS.dailyUsesPerOperation,
     engineHosts,
+    quickHosts: e.QUICK_HOSTS ?? defaultQuickHosts(engineHosts),
     inferenceThreads: e.INFERENCE_THREADS ?? Math.max(1, Math.floor(os.availableParallelism() / engineHosts)),
     engineMemoryMb,
     engineMemorySampleMs: e.ENGINE_MEMORY_SAMPLE_MS ?? 100,

@@ -173,4 +173,35 @@ describe('POST /api/select-object', () => {
     expect(statuses.slice(0, 30).every((s) => s === 400)).toBe(true);
     expect(statuses[30]).toBe(429);
   });
+
+  it(
+    'reuses the model’s answers for later clicks on the same photo, and drops them when its job is deleted',
+    async () => {
+      const visitor = await signedInVisitor(server);
+      const c = byName('cup on chelsea.png');
+      const click = async () => {
+        const res = await select(visitor, c.image, { operation: 'object-removal', ...c.point });
+        await maskOf(res, c);
+        return Number(res.headers.get('x-selection-model-runs'));
+      };
+      expect(await click()).toBeGreaterThanOrEqual(1);
+      // The same photo again: every crop's answer is remembered.
+      expect(await click()).toBe(0);
+      // The photo becomes a job, which its owner deletes: the photo is gone, and so is what was kept about it.
+      const mask = await sharp({ create: { width: c.width, height: c.height, channels: 3, background: '#fff' } })
+        .png()
+        .toBuffer();
+      const res = await visitor.submit({
+        operation: 'object-removal',
+        file: blob(c.image, 'image/png'),
+        mask: blob(mask, 'image/png'),
+      });
+      expect(res.status).toBe(201);
+      const { id } = (await res.json()) as { id: number };
+      await visitor.waitFor(id);
+      expect((await visitor.fetch(`/api/images/${id}`, { method: 'DELETE' })).status).toBe(204);
+      expect(await click()).toBeGreaterThanOrEqual(1);
+    },
+    MODEL_MS,
+  );
 });

@@ -1,9 +1,20 @@
+import type { Lane } from '@ai-editor/core';
 import { type ConnectionOptions, type Job, Queue, Worker } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobHandler, JobQueue, QueueStats } from './queue.js';
+import type { WorkHints } from './scheduling.js';
 
-/** One queue for every operation: workers run whatever comes next, and the job's name says which operation it is. */
+/**
+ * A queue per lane (adapters/scheduling.ts): heavy work in `images`, quick work in `images-quick`, each with its own
+ * workers, so that quick jobs never wait for a long one to finish. Within a lane, first in, first out (which keeps
+ * each visitor's jobs in their order). The job's name says which operation it is.
+ */
 export const QUEUE_NAME = 'images';
+export const QUICK_QUEUE_NAME = 'images-quick';
+export const queueNameOf = (lane: Lane) => (lane === 'quick' ? QUICK_QUEUE_NAME : QUEUE_NAME);
+
+/** What the queue needs to know of a job: its operation (the entry's name) and its lane. */
+export type JobDescription = WorkHints & { operation: string };
 
 /** BullMQ refuses numeric custom ids, so image 42 is job `image-42`: adding it twice is a no-op. */
 export const bullmqJobId = (imageId: number) => `image-${imageId}`;
@@ -42,19 +53,26 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
  */
 export class BullmqQueue implements JobQueue {
   readonly kind = 'bullmq';
+  /** The heavy lane's queue. */
   readonly queue: Queue<ImageJobData>;
-  /** A worker in this same process (API with RUN_ENGINES=true), drained on close. */
-  worker?: Worker<ImageJobData>;
+  readonly quickQueue: Queue<ImageJobData>;
+  /** Workers in this same process (API with RUN_ENGINES=true), drained on close. */
+  workers: Worker<ImageJobData>[] = [];
   /** Until then Redis is taken to be unreachable, so status polls do not each wait for it. */
   private suspectUntil = 0;
 
   constructor(
     opts: BullmqOptions,
-    /** The operation of an image, for the job's name (what /api/health counts by). */
-    private readonly operationOf: (imageId: number) => Promise<string | undefined>,
+    /** The operation of an image (the job's name, what /api/health counts by) and its lane. */
+    private readonly describe: (imageId: number) => Promise<JobDescription | undefined>,
     private readonly log?: FastifyBaseLogger,
   ) {
-    this.queue = new Queue<ImageJobData>(QUEUE_NAME, {
+    this.queue = this.open(QUEUE_NAME, opts);
+    this.quickQueue = this.open(QUICK_QUEUE_NAME, opts);
+  }
+
+  private open(name: string, opts: BullmqOptions): Queue<ImageJobData> {
+    const queue = new Queue<ImageJobData>(name, {
       prefix: opts.prefix,
       connection: { url: opts.redisUrl },
       defaultJobOptions: {
@@ -67,7 +85,12 @@ export class BullmqQueue implements JobQueue {
       },
     });
     // Without a listener an unreachable Redis would crash the process; ping() reports it instead.
-    this.queue.on('error', () => {});
+    queue.on('error', () => {});
+    return queue;
+  }
+
+  private get queues() {
+    return [this.queue, this.quickQueue];
   }
 
   /**
@@ -76,8 +99,9 @@ export class BullmqQueue implements JobQueue {
    * waits the short timeout; later ones return at once.
    */
   async enqueue(imageId: number): Promise<void> {
-    const operation = (await this.operationOf(imageId)) ?? 'unknown';
-    const added = this.queue.add(operation, { imageId }, { jobId: bullmqJobId(imageId) }).then(
+    const job = await this.describe(imageId);
+    const queue = job?.lane === 'quick' ? this.quickQueue : this.queue;
+    const added = queue.add(job?.operation ?? 'unknown', { imageId }, { jobId: bullmqJobId(imageId) }).then(
       () => true,
       (err) => {
         this.log?.error({ err, imageId }, 'could not enqueue; a worker will enqueue it from the database');
@@ -93,14 +117,17 @@ export class BullmqQueue implements JobQueue {
 
   /** A waiting entry is removed; an active one is locked by its worker, which sees the row is no longer pending. */
   async remove(imageId: number): Promise<void> {
-    await this.read(() => this.queue.remove(bullmqJobId(imageId)));
+    await this.read(() => Promise.all(this.queues.map((q) => q.remove(bullmqJobId(imageId)))));
   }
 
   async position(imageId: number): Promise<number | undefined> {
-    // Oldest first: the worker takes the oldest waiting job next.
-    const ids = await this.read(() => this.queue.getRanges(['waiting'], 0, -1, true));
-    const i = ids?.indexOf(bullmqJobId(imageId)) ?? -1;
-    return i < 0 ? undefined : i + 1;
+    // Oldest first within its lane: the lane's workers take the oldest waiting job next.
+    for (const queue of this.queues) {
+      const ids = await this.read(() => queue.getRanges(['waiting'], 0, -1, true));
+      const i = ids?.indexOf(bullmqJobId(imageId)) ?? -1;
+      if (i >= 0) return i + 1;
+    }
+    return undefined;
   }
 
   async stats(): Promise<QueueStats> {
@@ -108,9 +135,13 @@ export class BullmqQueue implements JobQueue {
   }
 
   private async readStats() {
-    const counts = await this.queue.getJobCounts('waiting', 'active', 'delayed');
-    const active = await this.queue.getJobs(['active'], 0, -1, true);
-    const waiting = await this.queue.getJobs(['waiting'], 0, COUNT_LIMIT - 1, true);
+    const [heavy, quick] = await Promise.all(this.queues.map((q) => q.getJobCounts('waiting', 'active', 'delayed')));
+    const counts: Record<string, number> = {};
+    for (const c of [heavy, quick]) for (const [k, v] of Object.entries(c ?? {})) counts[k] = (counts[k] ?? 0) + v;
+    const active = (await Promise.all(this.queues.map((q) => q.getJobs(['active'], 0, -1, true)))).flat();
+    const waiting = (
+      await Promise.all(this.queues.map((q) => q.getJobs(['waiting'], 0, COUNT_LIMIT - 1, true)))
+    ).flat();
     const operations: Record<string, { waiting: number; active: number }> = {};
     for (const [list, state] of [
       [active, 'active'],
@@ -145,12 +176,14 @@ export class BullmqQueue implements JobQueue {
   }
 
   async close(): Promise<void> {
-    await this.worker?.close();
-    await this.queue.close();
+    await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all(this.queues.map((q) => q.close()));
   }
 }
 
 export interface BullmqWorkerOptions extends BullmqOptions {
+  /** The lane whose queue it takes jobs from. */
+  lane: Lane;
   concurrency: number;
   lockMs: number;
   stalledIntervalMs: number;
@@ -166,17 +199,21 @@ export interface BullmqWorkerOptions extends BullmqOptions {
  */
 export function startBullmqWorker(opts: BullmqWorkerOptions, handler: JobHandler): Worker<ImageJobData> {
   const connection: ConnectionOptions = { url: opts.redisUrl, maxRetriesPerRequest: null };
-  const worker = new Worker<ImageJobData>(QUEUE_NAME, (job: Job<ImageJobData>) => handler(job.data.imageId), {
-    prefix: opts.prefix,
-    connection,
-    name: opts.name,
-    concurrency: opts.concurrency,
-    lockDuration: opts.lockMs,
-    stalledInterval: opts.stalledIntervalMs,
-    // Two requeues: the job's own attempt count (JobService) fails it on its third start, with the message
-    // "Processing was interrupted", rather than leaving BullMQ to drop it while the row stays pending.
-    maxStalledCount: 2,
-  });
+  const worker = new Worker<ImageJobData>(
+    queueNameOf(opts.lane),
+    (job: Job<ImageJobData>) => handler(job.data.imageId),
+    {
+      prefix: opts.prefix,
+      connection,
+      name: opts.name,
+      concurrency: opts.concurrency,
+      lockDuration: opts.lockMs,
+      stalledInterval: opts.stalledIntervalMs,
+      // Two requeues: the job's own attempt count (JobService) fails it on its third start, with the message
+      // "Processing was interrupted", rather than leaving BullMQ to drop it while the row stays pending.
+      maxStalledCount: 2,
+    },
+  );
   worker.on('error', (err) => opts.log.error({ err }, 'queue worker error'));
   worker.on('stalled', (jobId) => opts.log.warn({ jobId }, 'job stalled (its worker stopped); running it again'));
   worker.on('failed', (job, err) =>

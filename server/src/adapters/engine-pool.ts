@@ -2,9 +2,16 @@ import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ErrorCode } from '@ai-editor/core';
-import { HOST_OPTIONS_ENV, type HostMessage, type HostOptions, type RunCommand } from '../engines/host/protocol.js';
+import type { ErrorCode, Lane } from '@ai-editor/core';
+import {
+  type ForgetCommand,
+  HOST_OPTIONS_ENV,
+  type HostMessage,
+  type HostOptions,
+  type RunCommand,
+} from '../engines/host/protocol.js';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
+import { pickNext, type Waiting, type WorkHints } from './scheduling.js';
 
 /** A fresh host may take a while to boot and import its engine on a busy machine: not counted in the job's time. */
 const HOST_BOOT_MS = 60_000;
@@ -41,8 +48,12 @@ export class EngineFailure extends Error {
 }
 
 export interface EnginePoolOptions {
-  /** Engine host processes. */
+  /** Engine host processes for any work (the heavy lane; they take quick work too when free). */
   hosts: number;
+  /** More engine host processes kept for quick work only (scheduling.ts); 0: quick work shares the others. */
+  quickHosts?: number;
+  /** Engine modules the quick hosts load when they start (the heavy hosts load `preload`). */
+  quickPreload?: string[];
   /** onnxruntime intra-op threads in each host. */
   inferenceThreads: number;
   /** Engines release their models after this long without a job (0: never). */
@@ -66,6 +77,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** Aborting it cancels the job: it leaves the pool's queue, or its host is ended. */
   signal?: AbortSignal;
+  /** Lane, expected duration and owner, for the scheduling policy (scheduling.ts); heavy and unowned if absent. */
+  hints?: WorkHints;
   /** The signal only takes the task out of the queue; once running, it finishes (a short task: photo analysis). */
   whileWaitingOnly?: boolean;
   /** Told the PID of the host the job starts on. */
@@ -84,6 +97,8 @@ export interface HostStatus {
 /** Pool figures for /api/health and the benchmarks. */
 export interface PoolStats {
   hosts: number;
+  /** Of `hosts`, those kept for quick work. */
+  quickHosts: number;
   busy: number;
   /** Jobs waiting for a free host. */
   waiting: number;
@@ -95,7 +110,7 @@ export interface PoolStats {
   pids: number[];
 }
 
-interface Task {
+interface Task extends Waiting {
   id: number;
   module: string;
   input: EngineInput;
@@ -107,6 +122,7 @@ interface Task {
 /** One host process and the job it runs. */
 class Host {
   readonly child: ChildProcess;
+  readonly lane: Lane;
   task?: Task;
   ready = false;
   rssMb = 0;
@@ -121,6 +137,7 @@ class Host {
     private readonly log: EnginePoolOptions['log'],
     onExit: (host: Host, code: number | null, signal: NodeJS.Signals | null) => void,
   ) {
+    this.lane = options.lane;
     this.child = fork(HOST_ENTRY, [], {
       execArgv: ['--import', TSX_LOADER, '--no-warnings'],
       env: { ...process.env, [HOST_OPTIONS_ENV]: JSON.stringify(options) },
@@ -219,23 +236,34 @@ export async function residentMb(pid: number): Promise<number | undefined> {
  */
 export class EnginePool {
   private hosts: Host[] = [];
+  /** In arrival order; the scheduling policy picks from it. */
   private readonly waiting: Task[] = [];
   private nextTask = 1;
   private replaced = 0;
   private respawnDelay = RESPAWN_DELAY_MS;
   private preload: string[];
+  private quickPreload: string[];
   private closed = false;
   private readonly sampler: NodeJS.Timeout;
 
   constructor(private readonly opts: EnginePoolOptions) {
     this.preload = opts.preload;
-    for (let i = 0; i < opts.hosts; i++) this.spawn();
+    this.quickPreload = opts.quickPreload ?? [];
+    for (let i = 0; i < opts.hosts; i++) this.spawn('heavy');
+    for (let i = 0; i < (opts.quickHosts ?? 0); i++) this.spawn('quick');
     this.sampler = setInterval(() => void this.sampleMemory(), opts.memorySampleMs);
     this.sampler.unref();
   }
 
+  /** Host processes of both lanes. */
   get size(): number {
-    return this.opts.hosts;
+    return this.opts.hosts + (this.opts.quickHosts ?? 0);
+  }
+
+  /** Every host drops what its engines keep about this photo (`photoKey`): it was deleted or expired. */
+  forget(photo: string): void {
+    const command: ForgetCommand = { type: 'forget', photo };
+    for (const host of this.hosts) if (host.ready && host.alive) host.child.send(command);
   }
 
   /** Whether some host has this engine module's models in memory. */
@@ -246,6 +274,7 @@ export class EnginePool {
   stats(): PoolStats {
     return {
       hosts: this.hosts.length,
+      quickHosts: this.hosts.filter((h) => h.lane === 'quick').length,
       busy: this.hosts.filter((h) => h.task).length,
       waiting: this.waiting.length,
       replaced: this.replaced,
@@ -278,7 +307,10 @@ export class EnginePool {
         } else if (!opts.whileWaitingOnly) this.hosts.find((h) => h.task === task)?.end('cancelled');
       };
       const done = () => opts.signal?.removeEventListener('abort', onAbort);
+      const hints = opts.hints ?? { lane: 'heavy', expectedMs: 0 };
       const task: Task = {
+        ...hints,
+        since: Date.now(),
         id: this.nextTask++,
         module,
         input,
@@ -298,19 +330,23 @@ export class EnginePool {
     });
   }
 
+  /** Free hosts take waiting work by the scheduling policy; quick hosts first, so heavy ones stay free. */
   private dispatch(): void {
-    for (const host of this.hosts) {
-      if (this.waiting.length === 0) return;
-      if (!host.task && host.ready && host.alive) host.start(this.waiting.shift() as Task);
+    const free = this.hosts.filter((h) => !h.task && h.ready && h.alive);
+    free.sort((a, b) => (a.lane === b.lane ? 0 : a.lane === 'quick' ? -1 : 1));
+    for (const host of free) {
+      const i = pickNext(this.waiting, host.lane);
+      if (i >= 0) host.start(this.waiting.splice(i, 1)[0] as Task);
     }
   }
 
-  private spawn(): void {
+  private spawn(lane: Lane): void {
     const options: HostOptions = {
+      lane,
       threads: this.opts.inferenceThreads,
       idleMs: this.opts.idleMs,
       maxOutputPixels: this.opts.maxOutputPixels,
-      preload: this.preload,
+      preload: lane === 'quick' ? this.quickPreload : this.preload,
     };
     this.hosts.push(new Host(options, () => this.dispatch(), this.opts.log, this.onExit));
   }
@@ -334,7 +370,7 @@ export class EnginePool {
     this.respawnDelay = host.ready ? RESPAWN_DELAY_MS : Math.min(this.respawnDelay * 2, RESPAWN_DELAY_MAX_MS);
     setTimeout(() => {
       if (this.closed) return;
-      this.spawn();
+      this.spawn(host.lane);
       this.dispatch();
     }, delay).unref();
   };
@@ -354,7 +390,10 @@ export class EnginePool {
         );
         // Models alone over the budget: replacements load them on demand instead of at start, or they would be
         // ended again and again.
-        if (!host.task) this.preload = [];
+        if (!host.task) {
+          if (host.lane === 'quick') this.quickPreload = [];
+          else this.preload = [];
+        }
         host.end('memory');
       }),
     );

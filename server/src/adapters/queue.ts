@@ -1,3 +1,6 @@
+import type { Lane } from '@ai-editor/core';
+import { pickNext, positionOf, type Waiting, type WorkHints } from './scheduling.js';
+
 /**
  * The job queue. Embedded: an in-process FIFO that hands job ids to a handler with bounded concurrency; the scale-out
  * implementation (BullMQ) fills the same interface. The database stays the source of truth: a queue only orders work.
@@ -33,60 +36,106 @@ export interface QueueStats {
 
 export type JobHandler = (jobId: number) => Promise<void>;
 
+/** A job's scheduling hints (lane, expected duration, owner), read from its row when it is enqueued. */
+export type DescribeJob = (jobId: number) => Promise<WorkHints>;
+
+/** How many jobs run at once in each lane (the engine hosts of each lane in this process). */
+export interface LaneSlots {
+  heavy: number;
+  quick: number;
+}
+
+interface Entry extends Waiting {
+  id: number;
+}
+
+/**
+ * The embedded queue: hands job ids to the handler when a slot is free, in the order of the scheduling policy
+ * (adapters/scheduling.ts): quick slots take quick jobs only, heavy slots any; each visitor's jobs in their order,
+ * earliest expected finish first.
+ */
 export class InProcessQueue implements JobQueue {
   readonly kind = 'in-process';
-  private readonly waiting: number[] = [];
-  private readonly active = new Set<number>();
+  private readonly waiting: Entry[] = [];
+  /** Enqueued, still being described (the row is read for its hints). */
+  private readonly arriving = new Set<number>();
+  private readonly active = new Map<number, Lane>();
   private readonly running = new Set<Promise<void>>();
   private closed = false;
 
   constructor(
     private readonly handler: JobHandler,
-    private readonly concurrency: number,
+    private readonly slots: LaneSlots,
+    private readonly describe: DescribeJob = async () => ({ lane: 'heavy', expectedMs: 0 }),
   ) {}
 
   async enqueue(jobId: number): Promise<void> {
-    if (this.closed || this.active.has(jobId) || this.waiting.includes(jobId)) return;
-    this.waiting.push(jobId);
+    if (this.closed || this.active.has(jobId) || this.arriving.has(jobId) || this.waiting.some((w) => w.id === jobId)) {
+      return;
+    }
+    this.arriving.add(jobId);
+    const hints = await this.describe(jobId).catch((): WorkHints => ({ lane: 'heavy', expectedMs: 0 }));
+    if (!this.arriving.delete(jobId) || this.closed) return;
+    this.waiting.push({ id: jobId, since: Date.now(), ...hints });
     this.pump();
   }
 
   async remove(jobId: number): Promise<void> {
-    const i = this.waiting.indexOf(jobId);
+    this.arriving.delete(jobId);
+    const i = this.waiting.findIndex((w) => w.id === jobId);
     if (i >= 0) this.waiting.splice(i, 1);
   }
 
   async position(jobId: number): Promise<number | undefined> {
-    const i = this.waiting.indexOf(jobId);
-    return i < 0 ? undefined : i + 1;
+    const entry = this.waiting.find((w) => w.id === jobId);
+    return entry && positionOf(this.waiting, entry);
   }
 
   async stats() {
-    return { waiting: this.waiting.length, active: this.active.size };
+    return { waiting: this.waiting.length + this.arriving.size, active: this.active.size };
   }
 
   async ping() {
     return !this.closed;
   }
 
+  private busy(lane: Lane): number {
+    let n = 0;
+    for (const l of this.active.values()) if (l === lane) n++;
+    return n;
+  }
+
   private pump(): void {
-    while (!this.closed && this.active.size < this.concurrency && this.waiting.length > 0) {
-      const id = this.waiting.shift() as number;
-      this.active.add(id);
-      const done = this.handler(id)
-        .catch(() => {}) // the handler records failures on the job itself
-        .finally(() => {
-          this.active.delete(id);
-          this.running.delete(done);
-          this.pump();
-        });
-      this.running.add(done);
+    while (!this.closed && this.waiting.length > 0) {
+      // A free quick slot first, so that heavy slots stay free for heavy work.
+      let slot: Lane = 'quick';
+      let i = this.busy('quick') < this.slots.quick ? pickNext(this.waiting, 'quick') : -1;
+      if (i < 0 && this.busy('heavy') < this.slots.heavy) {
+        slot = 'heavy';
+        i = pickNext(this.waiting, 'heavy');
+      }
+      if (i < 0) return;
+      const [entry] = this.waiting.splice(i, 1) as [Entry];
+      this.start(entry.id, slot);
     }
+  }
+
+  private start(id: number, slot: Lane): void {
+    this.active.set(id, slot);
+    const done = this.handler(id)
+      .catch(() => {}) // the handler records failures on the job itself
+      .finally(() => {
+        this.active.delete(id);
+        this.running.delete(done);
+        this.pump();
+      });
+    this.running.add(done);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.waiting.length = 0;
+    this.arriving.clear();
     await Promise.all(this.running);
   }
 }

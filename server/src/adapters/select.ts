@@ -1,9 +1,12 @@
 import os from 'node:os';
 import path from 'node:path';
+import { expectedMs, laneOf } from '@ai-editor/core';
+import type { Worker } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
+import type { LocalTaskId } from '../engines/local-engines.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import { BullmqQueue, startBullmqWorker } from './bullmq-queue.js';
+import { BullmqQueue, type ImageJobData, type JobDescription, startBullmqWorker } from './bullmq-queue.js';
 import { EnginePool, type EnginePoolOptions } from './engine-pool.js';
 import { InProcessQueue, type JobHandler, type JobQueue } from './queue.js';
 import {
@@ -50,7 +53,13 @@ export function selectRateLimiters(config: Config, log: FastifyBaseLogger): Rate
   };
 }
 
-/** The engine hosts of this process (the API on the embedded defaults, or a scale-out worker): one code path. */
+/** The Select object task, which quick hosts load first (the selection's model). */
+const SELECT_TASK: LocalTaskId = 'select-object';
+
+/**
+ * The engine hosts of this process (the API on the embedded defaults, or a scale-out worker): one code path. Quick
+ * hosts load the selection engine and the engines that are quick on an ordinary (one-megapixel) photo.
+ */
 export function createEnginePool(
   config: Config,
   registry: EngineRegistry,
@@ -59,9 +68,14 @@ export function createEnginePool(
 ): EnginePool {
   const local = registry.all().flatMap((b) => (b.kind === 'local' ? [b] : []));
   const wanted = config.enginePreload;
-  const preload = local.filter((b) => wanted === 'all' || wanted.includes(b.operation)).map((b) => b.module);
+  const preloaded = local.filter((b) => wanted === 'all' || wanted.includes(b.operation));
+  const preload = preloaded.map((b) => b.module);
+  const ordinary = { width: 1000, height: 1000 };
+  const quick = preloaded.filter((b) => laneOf(expectedMs(b.operation, ordinary)) === 'quick').map((b) => b.module);
   return new EnginePool({
     hosts: config.engineHosts,
+    quickHosts: config.quickHosts,
+    quickPreload: preload.length ? [SELECT_TASK, ...quick] : [],
     inferenceThreads: config.inferenceThreads,
     idleMs: config.modelIdleMs,
     memoryMb: config.engineMemoryMb,
@@ -79,8 +93,8 @@ export const workerName = () => `${os.hostname()}-${process.pid}`;
 export interface QueueDeps {
   /** Runs one job to its outcome; called for each job this process takes. */
   run: JobHandler;
-  /** The operation of an image, which names its Redis queue entry. */
-  operationOf(imageId: number): Promise<string | undefined>;
+  /** The operation of an image (which names its Redis queue entry), its lane, expected time and owner. */
+  describe(imageId: number): Promise<JobDescription | undefined>;
   log: FastifyBaseLogger;
   registry: EngineRegistry;
   /** Each engine host that ends, with why (metrics). */
@@ -103,22 +117,26 @@ export function selectQueue(config: Config, deps: QueueDeps): QueueSelection {
   if (!redisUrl && !runEngines) throw new Error('RUN_ENGINES=false needs REDIS_URL: worker processes run the jobs');
   const pool = runEngines ? createEnginePool(config, deps.registry, deps.log, deps.onHostEnded) : undefined;
   if (!redisUrl) {
-    return { queue: new InProcessQueue(deps.run, config.engineHosts), pool };
+    const slots = { heavy: config.engineHosts, quick: config.quickHosts };
+    const describe = async (id: number) => (await deps.describe(id)) ?? { lane: 'heavy' as const, expectedMs: 0 };
+    return { queue: new InProcessQueue(deps.run, slots, describe), pool };
   }
-  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, deps.operationOf, deps.log);
-  if (pool) {
-    queue.worker = startBullmqWorker(
-      {
-        redisUrl,
-        prefix: queuePrefix,
-        concurrency: config.scaleOut.workerConcurrency,
-        lockMs: config.scaleOut.workerLockMs,
-        stalledIntervalMs: config.scaleOut.stalledIntervalMs,
-        log: deps.log,
-        name: workerName(),
-      },
-      deps.run,
-    );
-  }
+  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, deps.describe, deps.log);
+  if (pool) queue.workers = startLaneWorkers(config, deps.log, deps.run);
   return { queue, pool };
+}
+
+/**
+ * The Redis queue's consumers in a process that runs engines: one worker per lane, the heavy one taking
+ * WORKER_CONCURRENCY jobs at once, the quick one as many as there are quick hosts (at least one: without quick
+ * hosts, quick jobs go to the heavy hosts first when they are free).
+ */
+export function startLaneWorkers(config: Config, log: FastifyBaseLogger, run: JobHandler): Worker<ImageJobData>[] {
+  const { redisUrl, queuePrefix, workerConcurrency, workerLockMs, stalledIntervalMs } = config.scaleOut;
+  if (!redisUrl) throw new Error('Lane workers need REDIS_URL');
+  const common = { redisUrl, prefix: queuePrefix, lockMs: workerLockMs, stalledIntervalMs, log, name: workerName() };
+  return [
+    startBullmqWorker({ ...common, lane: 'heavy', concurrency: workerConcurrency }, run),
+    startBullmqWorker({ ...common, lane: 'quick', concurrency: Math.max(1, config.quickHosts) }, run),
+  ];
 }

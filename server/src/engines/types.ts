@@ -59,6 +59,8 @@ export interface Engine {
    */
   warm?(ctx: Pick<EngineContext, 'threads'>): Promise<void>;
   release?(): Promise<void> | void;
+  /** Drops what the engine keeps about a photo (its `photoKey`) between jobs: the photo was deleted or expired. */
+  forget?(photo: string): void;
 }
 
 /** A local engine: the default export of its module under engines/local/, made by `defineEngine`. */

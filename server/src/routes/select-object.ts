@@ -6,7 +6,9 @@ import { memoryRateLimiter, type RateLimiter } from '../adapters/rate-limiter.js
 import type { JobService } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { parsePrompt, selectObjectMask } from '../services/select-object-api.js';
+import { ownerOf } from '../services/sessions.js';
 import { checkImage, readSubmission, type UploadedFile, type UploadLimits } from '../services/uploads.js';
+import { clientGone } from './client-gone.js';
 import { fileResponse, streamedBody } from './schemas.js';
 
 export interface SelectObjectRouteDeps {
@@ -71,9 +73,16 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       if (!photo) throw new AppError('FILE_REQUIRED');
       const image = await checkImage(photo.bytes, deps.limits);
       const prompt = parsePrompt(fields, image);
-      const png = await selectObjectMask(deps.pool, operation, image.bytes, prompt, deps.timeoutMs);
+      const owner = ownerOf(request);
+      const { png, modelRuns } = await selectObjectMask(deps.pool, operation, image, prompt, {
+        timeoutMs: deps.timeoutMs,
+        owner: owner.uid ?? owner.sessionId,
+        signal: clientGone(reply),
+      });
       reply.header('Content-Type', 'image/png');
       reply.header('Cache-Control', 'no-store');
+      // How many crops the model had to see for this click (0: all from the photo's earlier clicks).
+      reply.header('X-Selection-Model-Runs', String(modelRuns));
       return reply.send(png);
     },
   );

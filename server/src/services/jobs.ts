@@ -5,12 +5,15 @@ import {
   AppError,
   type ErrorCode,
   errorMessage,
+  expectedMs,
   getOperation,
   isJobIdInRange,
+  laneOf,
   type OperationId,
   type Params,
 } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
+import type { JobDescription } from '../adapters/bullmq-queue.js';
 import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
 import type { JobQueue } from '../adapters/queue.js';
 import { workerName } from '../adapters/select.js';
@@ -21,7 +24,7 @@ import type { EngineRegistry } from '../engines/registry.js';
 import { ProviderError } from '../engines/replicate/client.js';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
 import { type ImageRepository, type Owner, owns } from '../repositories/images.js';
-import type { CheckedFiles } from './uploads.js';
+import { type CheckedFiles, photoKey } from './uploads.js';
 
 /** Which job's result (and which of its outputs) a chained submission takes as its photo. */
 export interface JobSource {
@@ -45,6 +48,21 @@ const MAX_HOST_KILLS = 2;
 const CANCEL_CHECK_MS = 1000;
 
 const hostKills = (row: Pick<ImageRow, 'metadata'>) => Number(row.metadata.hostKills ?? 0);
+
+/**
+ * A job's scheduling hints (adapters/scheduling.ts): its expected time, written at submit from the photo's size
+ * (`metadata.expectedMs`), its lane, and its owner (the signed-in user, else the session).
+ */
+export function hintsOf(row: ImageRow): JobDescription {
+  const operation = row.operation as OperationId;
+  const expected = Number(row.metadata.expectedMs ?? expectedMs(operation));
+  return { operation, lane: laneOf(expected), expectedMs: expected, owner: row.ownerUid ?? row.ownerSession };
+}
+
+export async function describeJob(images: ImageRepository, id: number): Promise<JobDescription | undefined> {
+  const row = await images.find(id);
+  return row && hintsOf(row);
+}
 
 export interface JobEvents {
   completed: [row: ImageRow];
@@ -128,7 +146,11 @@ export class JobService {
         ownerSession: owner.sessionId,
         ownerUid: owner.uid ?? null,
         parameters: params,
-        metadata: { stage: 'queued' },
+        metadata: {
+          stage: 'queued',
+          expectedMs: expectedMs(operation, files.file, params),
+          ...(files.file && { photoKey: photoKey(files.file.bytes) }),
+        },
         ...keys,
         ...(files.file && {
           inputWidth: files.file.width,
@@ -346,7 +368,7 @@ export class JobService {
     if (binding.kind === 'local') {
       if (!this.deps.pool) throw new Error('This process runs no engines');
       const onHost = (pid: number | undefined) => this.recordHost(row.id, `${workerName()}/${pid ?? '?'}`);
-      return this.deps.pool.run(binding.module, input, { onProgress, timeoutMs, signal, onHost });
+      return this.deps.pool.run(binding.module, input, { onProgress, timeoutMs, signal, onHost, hints: hintsOf(row) });
     }
     if (binding.kind === 'remote') {
       this.recordHost(row.id, `${workerName()}/${binding.name}`);

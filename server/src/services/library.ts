@@ -24,6 +24,13 @@ export interface LibraryDeps {
   log: FastifyBaseLogger;
   /** Named in the answer for a job whose files were deleted. */
   retentionHours: number;
+  /** Tells the engines a photo is gone (its `metadata.photoKey`), so that what they keep about it is dropped. */
+  forgetPhoto?: (photoKey: string) => void;
+}
+
+/** Tells the engines about each deleted job's photo. */
+export function forgetPhotos(rows: Pick<ImageRow, 'metadata'>[], forget?: (photoKey: string) => void): void {
+  for (const row of rows) if (typeof row.metadata.photoKey === 'string') forget?.(row.metadata.photoKey);
 }
 
 export interface Thumbnail {
@@ -61,6 +68,7 @@ export class LibraryService {
   }
 
   private async deleteFiles(rows: ImageRow[]): Promise<void> {
+    forgetPhotos(rows, this.deps.forgetPhoto);
     await Promise.all(
       rows
         .flatMap(storedKeys)

@@ -1,4 +1,4 @@
-import { AppError, getOperation, type OperationId, type Recommendation } from '@ai-editor/core';
+import { AppError, expectedMs, getOperation, type OperationId, type Recommendation } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EnginePool } from '../adapters/engine-pool.js';
 import type { RateLimiter } from '../adapters/rate-limiter.js';
@@ -250,7 +250,14 @@ export class RecommendationService {
         const out = await pool.run(
           ANALYSIS_TASK,
           { operation, image: bytes, params: {} },
-          { onProgress: () => {}, timeoutMs: ANALYSIS_TIMEOUT_MS, signal, whileWaitingOnly: true },
+          {
+            onProgress: () => {},
+            timeoutMs: ANALYSIS_TIMEOUT_MS,
+            signal,
+            whileWaitingOnly: true,
+            // The tips are read while the visitor waits: the quick lane (adapters/scheduling.ts).
+            hints: { lane: 'quick', expectedMs: expectedMs('photo-analysis') },
+          },
         );
         return out.metadata?.analysis as PhotoAnalysis;
       } catch (err) {

@@ -1,7 +1,8 @@
-import { AppError, type OperationId } from '@ai-editor/core';
+import { AppError, expectedMs, type OperationId } from '@ai-editor/core';
 import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
 import type { LocalTaskId } from '../engines/local-engines.js';
 import type { SelectPrompt } from '../engines/select/select-object.js';
+import { photoKey } from './uploads.js';
 
 /** The engine pool's task that computes selections (engines/select/task.ts). */
 export const SELECT_TASK: LocalTaskId = 'select-object';
@@ -47,28 +48,44 @@ export function parsePrompt(fields: Record<string, string>, size: { width: numbe
 export async function selectObjectMask(
   pool: EnginePool | undefined,
   operation: OperationId,
-  image: Buffer,
+  image: { bytes: Buffer; width: number; height: number },
   prompt: SelectPrompt,
-  /** A job's time limit (JOB_TIMEOUT_MS): a selection takes seconds, but on a busy machine it runs as long. */
-  timeoutMs: number,
-): Promise<Buffer> {
+  opts: {
+    /** A job's time limit (JOB_TIMEOUT_MS): a selection takes seconds, but on a busy machine it runs as long. */
+    timeoutMs: number;
+    /** Who asks (the scheduling policy keeps each visitor's work in order and takes turns between visitors). */
+    owner?: string;
+    /** Aborted when the client went away: the selection leaves the queue, or its host is ended. */
+    signal?: AbortSignal;
+  },
+): Promise<{ png: Buffer; modelRuns: number }> {
   if (!pool) throw new AppError('SELECT_UNAVAILABLE');
   let png: Buffer | undefined;
   let share = 0;
+  let modelRuns = 0;
   try {
     const out = await pool.run(
       SELECT_TASK,
-      { operation, image, params: { ...prompt } },
-      { onProgress: () => {}, timeoutMs },
+      // The photo's key lets the engine reuse what it computed for this photo's earlier clicks.
+      { operation, image: image.bytes, params: { ...prompt, photo: photoKey(image.bytes) } },
+      {
+        onProgress: () => {},
+        timeoutMs: opts.timeoutMs,
+        signal: opts.signal,
+        // Always the quick lane: someone waits at the canvas.
+        hints: { lane: 'quick', expectedMs: expectedMs('select-object', image), owner: opts.owner },
+      },
     );
     png = out.images[0];
     share = Number(out.metadata?.selectedShare ?? 0);
+    modelRuns = Number(out.metadata?.modelRuns ?? 0);
   } catch (err) {
     if (err instanceof EngineFailure && err.reason === 'timeout') throw new AppError('PROCESSING_TIMED_OUT');
     if (err instanceof EngineFailure && err.reason === 'crashed') throw new AppError('WORKER_CRASHED');
     if (err instanceof EngineFailure && err.reason === 'memory') throw new AppError('ENGINE_OUT_OF_MEMORY');
+    if (err instanceof EngineFailure && err.reason === 'cancelled') throw new AppError('CANCELLED');
     throw err;
   }
   if (!png || share === 0) throw new AppError('NOTHING_SELECTED');
-  return png;
+  return { png, modelRuns };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AppError, fileFields, isAcceptedMime, isOperationId, type Operation, type OperationId } from '@ai-editor/core';
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
@@ -9,6 +10,12 @@ export interface UploadedFile {
   /** Read from our own storage (a chained job's source result): not held to the upload size limit. */
   stored?: boolean;
 }
+
+/**
+ * A photo's identity by content: the same file sent again (each Select object click sends it) has the same key, so
+ * that what engines keep about a photo between requests can be found, and dropped when its job is deleted.
+ */
+export const photoKey = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex').slice(0, 32);
 
 export interface CheckedImage {
   bytes: Buffer;

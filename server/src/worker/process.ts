@@ -1,17 +1,17 @@
 import type { OperationId } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
-import { BullmqQueue, startBullmqWorker } from '../adapters/bullmq-queue.js';
+import { BullmqQueue } from '../adapters/bullmq-queue.js';
 import { type DatabaseHandle, openDatabase } from '../adapters/db.js';
 import { redisHostBoard } from '../adapters/host-board.js';
 import { Metrics, type MetricsServer, serveMetrics } from '../adapters/metrics.js';
-import { createEnginePool, selectStorage, workerName } from '../adapters/select.js';
+import { createEnginePool, selectStorage, startLaneWorkers, workerName } from '../adapters/select.js';
 import type { Config } from '../config.js';
 import { createEngineRegistry } from '../engines/registry.js';
 import { ApiKeyRepository } from '../repositories/api-keys.js';
 import { ImageRepository } from '../repositories/images.js';
 import { WebhookDeliveryRepository } from '../repositories/webhook-deliveries.js';
 import { imageView } from '../routes/images.js';
-import { JobService } from '../services/jobs.js';
+import { describeJob, JobService } from '../services/jobs.js';
 import { WebhookService, watchJobsForWebhooks } from '../services/webhooks.js';
 
 const RESUME_INTERVAL_MS = 60_000;
@@ -53,7 +53,7 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   const registry = createEngineRegistry(config, { localOverrides: opts.localEngineOverrides });
   const images = new ImageRepository(database.db);
   // The producer side, for re-enqueueing and cancels; only this process's own worker below takes jobs.
-  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, (id) => images.operationOf(id), log);
+  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, (id) => describeJob(images, id), log);
   const metrics = new Metrics({ queueStats: () => queue.stats() });
   const pool = createEnginePool(config, registry, log, (cause, replaced) => metrics.hostEnded(cause, replaced));
   const jobs = new JobService({ images, storage, registry, queue, pool, config, log });
@@ -75,19 +75,8 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   const hosts = redisHostBoard(redisUrl, queuePrefix, name, pool);
   let metricsServer: MetricsServer | undefined;
   if (config.metrics.port) metricsServer = await serveMetrics(metrics, config.metrics.port, config.metrics.host);
-  const worker = startBullmqWorker(
-    {
-      redisUrl,
-      prefix: queuePrefix,
-      concurrency: config.scaleOut.workerConcurrency,
-      lockMs: config.scaleOut.workerLockMs,
-      stalledIntervalMs: config.scaleOut.stalledIntervalMs,
-      log,
-      name,
-    },
-    (id) => jobs.process(id),
-  );
-  await worker.waitUntilReady();
+  const workers = startLaneWorkers(config, log, (id) => jobs.process(id));
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
 
   // Rows are the truth and enqueueing is idempotent: put back any pending job whose queue entry was lost (Redis
   // unreachable at submit time, or restarted without persistence), now and then every minute.
@@ -112,7 +101,10 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
       await Promise.all([metricsServer?.close(), hosts.close()]);
       // Running jobs get a grace period; the ones still running after it stay pending, and BullMQ hands them to
       // another worker once their lock expires (or to this one at its next start).
-      await jobs.stopAfter(worker.close(), config.shutdownGraceMs);
+      await jobs.stopAfter(
+        Promise.all(workers.map((w) => w.close())).then(() => {}),
+        config.shutdownGraceMs,
+      );
       await webhooks.stop();
       await queue.close();
       await database.close();

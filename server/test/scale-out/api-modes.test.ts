@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BullmqQueue, QUEUE_NAME } from '../../src/adapters/bullmq-queue.js';
+import { type BullmqQueue, QUEUE_NAME, QUICK_QUEUE_NAME } from '../../src/adapters/bullmq-queue.js';
 import { type App, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { images } from '../../src/db/schema.js';
@@ -85,7 +85,11 @@ describe.skipIf(skipReason)('API process modes with a Redis queue', () => {
       const res = await guest.fetch(`/api/images/${id}/result/0`);
       expect(res.status).toBe(200);
     } finally {
-      await (api.queue as BullmqQueue).queue.obliterate({ force: true });
+      await Promise.all(
+        [(api.queue as BullmqQueue).queue, (api.queue as BullmqQueue).quickQueue].map((q) =>
+          q.obliterate({ force: true }),
+        ),
+      );
       await api.close();
     }
   });
@@ -117,9 +121,11 @@ describe.skipIf(skipReason)('API process modes with a Redis queue', () => {
       }
     } finally {
       await worker?.stop();
-      const leftovers = new Queue(QUEUE_NAME, { prefix, connection: { url: redisUrl } });
-      await leftovers.obliterate({ force: true });
-      await leftovers.close();
+      for (const name of [QUEUE_NAME, QUICK_QUEUE_NAME]) {
+        const leftovers = new Queue(name, { prefix, connection: { url: redisUrl } });
+        await leftovers.obliterate({ force: true });
+        await leftovers.close();
+      }
       const t = Date.now();
       await api.close();
       expect(Date.now() - t).toBeLessThan(10_000);
@@ -143,7 +149,11 @@ describe.skipIf(skipReason)('API process modes with a Redis queue', () => {
       expect(await res.json()).toMatchObject({ code: 'RATE_LIMITED' });
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     } finally {
-      await (one.api.queue as BullmqQueue).queue.obliterate({ force: true });
+      await Promise.all(
+        [(one.api.queue as BullmqQueue).queue, (one.api.queue as BullmqQueue).quickQueue].map((q) =>
+          q.obliterate({ force: true }),
+        ),
+      );
       await one.api.close();
       await two.api.close();
     }

@@ -46,6 +46,8 @@ export async function startTestServer(
     DATA_DIR: dataDir,
     MODEL_CACHE_DIR: path.resolve(import.meta.dirname, '../../../data/models'),
     ENGINE_HOSTS: '1',
+    // One host and no quick lane's host unless a test is about scheduling (the suites count and end hosts).
+    QUICK_HOSTS: '0',
     // Engines load at first use: preloading every model in each test server would only cost the suite time.
     ENGINE_PRELOAD: 'false',
     // Sign-in against the test run's Auth emulator (support/auth.ts), not one per server.

@@ -9,15 +9,17 @@ import os from 'node:os';
 import { AppError, type ErrorCode, errorMessage } from '@ai-editor/core';
 import { loadLocalEngine } from '../local-engines.js';
 import type { Engine, Progress } from '../types.js';
-import { HOST_OPTIONS_ENV, type HostMessage, type HostOptions, type RunCommand } from './protocol.js';
+import { HOST_OPTIONS_ENV, type HostMessage, type HostOptions, type PoolCommand, type RunCommand } from './protocol.js';
 
 /**
  * Inference is batch work: it runs below the API in the CPU scheduler, so that status polls answer at once even
- * while every core computes. On Linux the nice value belongs to each thread: every thread that exists now is
- * lowered, and the threads onnxruntime and libvips start later inherit it from the thread that starts them.
+ * while every core computes. Quick hosts run above heavy ones (nice 5 against 10: about three times the CPU share
+ * when both compute), so that a short job finishes in about its own time beside a long one, which it slows only
+ * for that while. On Linux the nice value belongs to each thread: every thread that exists now is lowered, and the
+ * threads onnxruntime and libvips start later inherit it from the thread that starts them.
  */
-const INFERENCE_NICE = 10;
-function lowerPriority(): void {
+const INFERENCE_NICE = { heavy: 10, quick: 5 } as const;
+function lowerPriority(nice: number): void {
   let tids: number[] = [0];
   try {
     tids = fs.readdirSync('/proc/self/task').map(Number);
@@ -26,7 +28,7 @@ function lowerPriority(): void {
   }
   for (const tid of tids) {
     try {
-      os.setPriority(tid, INFERENCE_NICE);
+      os.setPriority(tid, nice);
     } catch {
       // Not permitted on this system: inference then competes with the API as an equal.
     }
@@ -123,9 +125,12 @@ async function preload(): Promise<void> {
   if (!busy) scheduleRelease();
 }
 
-lowerPriority();
-process.on('message', (m: RunCommand) => {
+lowerPriority(INFERENCE_NICE[options.lane ?? 'heavy']);
+process.on('message', (m: PoolCommand) => {
   if (m.type === 'run') void run(m);
+  if (m.type === 'forget') {
+    for (const engine of engines.values()) void engine.then((e) => e.forget?.(m.photo)).catch(() => {});
+  }
 });
 // The pool is gone (its process ended, however it ended): a host never outlives it.
 process.on('disconnect', () => process.exit(0));

@@ -1,9 +1,11 @@
 /** The messages between the engine pool (adapters/engine-pool.ts) and an engine host process (host.ts). */
-import type { ErrorCode } from '@ai-editor/core';
+import type { ErrorCode, Lane } from '@ai-editor/core';
 import type { EngineInput, Progress } from '../types.js';
 
 /** What a host is told when it starts (in its environment, as JSON). */
 export interface HostOptions {
+  /** Quick hosts take short work only and run at a higher CPU priority than heavy ones (adapters/scheduling.ts). */
+  lane: Lane;
   /** onnxruntime intra-op threads per engine. */
   threads: number;
   /** Engines release their models after this long without a job; 0 keeps them. */
@@ -24,6 +26,14 @@ export interface RunCommand {
   module: string;
   input: EngineInput;
 }
+
+/** Pool → host: the photo with this key was deleted or expired; engines drop what they keep about it. */
+export interface ForgetCommand {
+  type: 'forget';
+  photo: string;
+}
+
+export type PoolCommand = RunCommand | ForgetCommand;
 
 /**
  * Host → pool. Engine errors travel as data: a host that exits mid-job always means the host itself died. A failure

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { defineEngine } from '../define.js';
 import { releaseIsnet, salientMask, warmIsnet } from '../models/isnet.js';
+import { estimateForeground } from '../raster/foreground.js';
 import { decode, encodePng, type RawImage } from '../raster/image.js';
 
 /** Pixels of the mask at or above this count as subject when cropping. */
@@ -18,19 +19,38 @@ export default defineEngine('background-removal', {
     ctx.progress({ stage: 'Finding the subject', percent: 10 });
     const photo = await decode(input.image);
     const mask = await salientMask(photo, ctx.threads);
-    ctx.progress({ stage: 'Cutting out', percent: 90 });
+    ctx.progress({ stage: 'Cutting out', percent: 80 });
+    const subject = decontaminated(photo, mask);
     const box = crop ? subjectBox(mask, photo.width, photo.height) : undefined;
     const alpha: RawImage = { data: mask, width: photo.width, height: photo.height, channels: 1 };
     if (output === 'mask') return { images: [await encodePng(cropRaw(alpha, box))] };
     const png =
       background === 'transparent'
-        ? await encodePng(cropRaw(withAlpha(photo, mask), box))
-        : await encodePng(cropRaw(await composite(photo, mask, background), box));
+        ? await encodePng(cropRaw(withAlpha(subject, mask), box))
+        : await encodePng(cropRaw(await composite(subject, mask, background), box));
     return { images: [png] };
   },
   warm: ({ threads }) => warmIsnet(threads),
   release: releaseIsnet,
 });
+
+/**
+ * The photo with the subject's own colour at its soft edge (hair, fur), estimated without the old background mixed
+ * in (raster/foreground.ts), so that the cut-out on a new background shows no fringe of the old one. Opaque and
+ * fully transparent pixels keep the photo's colours exactly.
+ */
+function decontaminated(photo: RawImage, mask: Uint8Array | Buffer): RawImage {
+  const fg = estimateForeground(photo.data, mask, photo.width, photo.height);
+  const data = Buffer.from(photo.data);
+  for (let i = 0, n = photo.width * photo.height; i < n; i++) {
+    const a = mask[i] as number;
+    if (a === 0 || a === 255) continue;
+    data[i * 3] = fg[i * 3] as number;
+    data[i * 3 + 1] = fg[i * 3 + 1] as number;
+    data[i * 3 + 2] = fg[i * 3 + 2] as number;
+  }
+  return { ...photo, data };
+}
 
 function withAlpha(photo: RawImage, mask: Uint8Array | Buffer): RawImage {
   const n = photo.width * photo.height;

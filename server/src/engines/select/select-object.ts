@@ -20,8 +20,11 @@ export type SelectPrompt =
   | { kind: 'point'; x: number; y: number }
   | { kind: 'box'; x0: number; y0: number; x1: number; y1: number };
 
-/** A soft mask (one channel, 0–255) of the salient object of an image, at the image's size. */
-export type Segmenter = (img: RawImage) => Promise<Buffer>;
+/**
+ * A soft mask (one channel, 0–255) of the salient object of an image, at the image's size. `rect` says which crop
+ * of the photo `img` is (so that answers can be kept per crop for the following clicks).
+ */
+export type Segmenter = (img: RawImage, rect: Rect) => Promise<Buffer>;
 
 /** A 0/1 mask of the object inside `box` (the image's coordinates), at the image's size. */
 export type BoxCutter = (img: RawImage, box: Rect) => Promise<Uint8Array>;
@@ -34,6 +37,14 @@ const BOX_CONTEXT = 0.5;
 const MIN_PART = 0.05;
 /** A click this close to the object (share of the crop's long side) still picks it: clicks land on edges. */
 const NEAR_CLICK = 0.03;
+/**
+ * A following click this close to the centre of a crop already seen on the same photo (share of its side) reuses
+ * that crop, and the model's answer for it, instead of a crop centred on itself.
+ */
+export const REUSE_WITHIN = 0.125;
+
+/** Crops of this photo whose answers are known (the engine keeps them per photo): one may be reused. */
+export type KnownCrops = () => Rect[];
 
 /** Growth of the returned selection, so that removal leaves no halo of the object's soft edge or shadow. */
 export function dilationRadius(width: number, height: number): number {
@@ -51,18 +62,34 @@ export function growSelection(mask: Uint8Array, width: number, height: number): 
 export async function selectObject(
   img: RawImage,
   prompt: SelectPrompt,
-  methods: { segment: Segmenter; cutBox: BoxCutter },
+  methods: { segment: Segmenter; cutBox: BoxCutter; known?: KnownCrops },
 ): Promise<Buffer> {
   return prompt.kind === 'point'
-    ? selectAtPoint(img, prompt, methods.segment)
+    ? selectAtPoint(img, prompt, methods.segment, methods.known ?? (() => []))
     : selectInBox(img, prompt, methods.cutBox);
 }
 
-async function selectAtPoint(img: RawImage, p: { x: number; y: number }, segment: Segmenter): Promise<Buffer> {
+async function selectAtPoint(
+  img: RawImage,
+  p: { x: number; y: number },
+  segment: Segmenter,
+  known: KnownCrops,
+): Promise<Buffer> {
   let best: Buffer | undefined;
   for (const share of POINT_CROPS) {
-    const rect = squareAround(img, p.x, p.y, share * Math.max(img.width, img.height));
-    const soft = await segment(cropRaw(img, rect));
+    const side = share * Math.max(img.width, img.height);
+    const centred = squareAround(img, p.x, p.y, side);
+    // A crop of the same size seen before whose centre is near the click: the first click on a photo is centred,
+    // the following ones near it reuse its crops.
+    const rect =
+      known().find(
+        (r) =>
+          r.width === centred.width &&
+          r.height === centred.height &&
+          Math.abs(r.left + r.width / 2 - p.x) <= REUSE_WITHIN * side &&
+          Math.abs(r.top + r.height / 2 - p.y) <= REUSE_WITHIN * side,
+      ) ?? centred;
+    const soft = await segment(cropRaw(img, rect), rect);
     const near = NEAR_CLICK * Math.max(rect.width, rect.height);
     const part = componentAt(binary(soft), rect.width, rect.height, p.x - rect.left, p.y - rect.top, near);
     if (!part) continue;

@@ -1,10 +1,32 @@
 import type { Params } from '@ai-editor/core';
 import { releaseIsnet, salientMask } from '../models/isnet.js';
 import { loadOpenCv } from '../models/opencv.js';
-import { decode, encodePng } from '../raster/image.js';
+import type { Rect } from '../raster/geometry.js';
+import { decode, encodePng, type RawImage } from '../raster/image.js';
 import type { Engine } from '../types.js';
+import { SelectionCache } from './cache.js';
 import { grabCutBox } from './grabcut.js';
 import { growSelection, type SelectPrompt, selectObject } from './select-object.js';
+
+/** A photo's model answers are kept this long after its last click, up to this much memory for all photos. */
+const CACHE_TTL_MS = 10 * 60_000;
+const CACHE_MAX_BYTES = 256 * 1024 * 1024;
+const cache = new SelectionCache(CACHE_TTL_MS, CACHE_MAX_BYTES);
+
+const rectOf = (key: string): Rect => {
+  const [left, top, width, height] = key.split(',').map(Number) as [number, number, number, number];
+  return { left, top, width, height };
+};
+
+/** ISNet's answer for one crop of a photo, from the cache when the photo was clicked near there before. */
+async function cachedSegment(photo: string | undefined, img: RawImage, rect: Rect, threads: number) {
+  const crop = `${rect.left},${rect.top},${rect.width},${rect.height}`;
+  const known = photo ? cache.get(photo, crop) : undefined;
+  if (known) return { mask: known, cached: true };
+  const mask = await salientMask(img, threads);
+  if (photo) cache.set(photo, crop, mask);
+  return { mask, cached: false };
+}
 
 /**
  * "Select object" run as a task of the engine pool: ISNet inference and the mask work are CPU-bound and stay off
@@ -16,9 +38,17 @@ const selectObjectEngine: Engine = {
     if (!input.image) throw new Error('Select object needs a photo');
     const img = await decode(input.image);
     const prompt = promptOf(input.params);
+    // The photo's key (services/uploads.ts photoKey) lets the answers for its earlier clicks be reused.
+    const photo = typeof input.params.photo === 'string' ? input.params.photo : undefined;
     ctx.progress({ stage: 'selecting' });
+    let runs = 0;
     const mask = await selectObject(img, prompt, {
-      segment: (crop) => salientMask(crop, ctx.threads),
+      known: () => (photo ? cache.crops(photo).map(rectOf) : []),
+      segment: async (crop, rect) => {
+        const answer = await cachedSegment(photo, crop, rect, ctx.threads);
+        if (!answer.cached) runs++;
+        return answer.mask;
+      },
       // OpenCV.js (~100 MB) is loaded for the first box only.
       cutBox: async (crop, box) => grabCutBox(await loadOpenCv())(crop, box),
     });
@@ -27,13 +57,18 @@ const selectObjectEngine: Engine = {
     for (const v of grown) if (v) selected++;
     return {
       images: [await encodePng({ data: grown, width: img.width, height: img.height, channels: 1 })],
-      metadata: { selectedShare: selected / grown.length },
+      // modelRuns: how many crops the model had to see (0: every answer came from the photo's earlier clicks).
+      metadata: { selectedShare: selected / grown.length, modelRuns: runs },
     };
   },
   warm: async ({ threads }) => {
     await salientMask({ data: Buffer.alloc(3 * 4), width: 2, height: 2, channels: 3 }, threads);
   },
-  release: releaseIsnet,
+  release: async () => {
+    cache.clear();
+    await releaseIsnet();
+  },
+  forget: (photo) => cache.forget(photo),
 };
 
 /** The prompt as the service put it in `params` (services/select-object-api.ts has checked it). */

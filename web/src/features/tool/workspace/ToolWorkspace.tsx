@@ -34,6 +34,7 @@ import { BatchPanel } from './BatchPanel';
 import { fetchRanWith } from './jobInputs';
 import { PageFileTarget } from './PageFileTarget';
 import { ParamControls } from './ParamControls';
+import { PhotoEstimate } from './PhotoEstimate';
 import { RecommendationCard } from './RecommendationCard';
 import { UploadArea, useObjectUrl } from './UploadArea';
 import { usePhotoIntake } from './usePhotoIntake';
@@ -289,6 +290,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
             <MaskEditor ref={maskRef} file={file} operation={op.id} disabled={busy} initialMask={initialMask} />
           )}
           <ParamControls defs={op.params} values={params} onChange={setParam} disabled={busy} />
+          {needsPhoto && <PhotoEstimate operation={op.id} file={file} params={params} />}
           <Button size="lg" onClick={submit} disabled={busy} data-testid="submit">
             {busy ? (
               <Loader2 className="animate-spin" aria-hidden />
