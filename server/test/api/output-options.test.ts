@@ -19,12 +19,13 @@ describe('output options and background removal outputs', () => {
   let server: TestServer;
   let visitor: Visitor;
   let photo: Buffer;
+  // The run's Auth emulator starts in the background: on a loaded machine that can take minutes.
   beforeAll(async () => {
     // Many jobs of one tool for one user: a larger daily allowance (a setting, the rules stay on).
     server = await startTestServer({ env: { DAILY_USES_PER_OPERATION: '20' } });
     visitor = await signedInVisitor(server);
     photo = fixture('chelsea.png');
-  });
+  }, 600_000);
   afterAll(() => server?.close());
 
   const types = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
