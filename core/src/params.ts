@@ -25,7 +25,9 @@ function schemaFor(def: ParamDef): z.ZodType<ParamValue> {
     case 'number':
       return numberSchema(def);
     case 'boolean':
-      return z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+      return z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
+        error: 'true or false',
+      });
     case 'select': {
       const values = def.options.map((o) => o.value);
       const error = `one of ${values.join(', ')}${def.color ? ' or a colour #rrggbb' : ''}`;

@@ -1,4 +1,4 @@
-import type { ImageJob, Operation } from '@ai-editor/core';
+import { type ImageJob, type Operation, resultExtension, resultFileName } from '@ai-editor/core';
 import { Download, ExternalLink, Loader2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
@@ -10,14 +10,6 @@ import { ResultView } from './ResultView';
 import { useDownload } from './useDownload';
 
 export { CHECKERBOARD };
-
-const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/webp': 'webp' };
-
-/** `{operation}-result.{ext}`: the extension of the format the result came in (PNG unless the job asked for another). */
-export function resultFileName(op: Operation, index: number, blob?: Blob): string {
-  const ext = (blob && EXTENSIONS[blob.type]) ?? 'png';
-  return index === 0 ? `${op.id}-result.${ext}` : `${op.id}-result-${index + 1}.${ext}`;
-}
 
 /** Every output of a job: processedUrls, or the single processedUrl of an older answer. */
 export function resultUrls(job: ImageJob): string[] {
@@ -101,7 +93,9 @@ export function ResultCard({
         {offered && (
           <Button
             onClick={() =>
-              download(job.downloadUrls?.[selected] ?? shown, (blob) => resultFileName(op, selected, blob))
+              download(job.downloadUrls?.[selected] ?? shown, (blob) =>
+                resultFileName(op.id, job.id, selected, resultExtension(blob.type)),
+              )
             }
             disabled={downloading}
           >
