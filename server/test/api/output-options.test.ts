@@ -92,7 +92,9 @@ describe('output options and background removal outputs', () => {
     const meta = await sharp(bytes).metadata();
     expect(meta.hasAlpha).toBe(false);
     const { data } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
-    expect([...data.subarray(0, 3)]).toEqual([0x1e, 0x90, 0xff]);
+    // The model's alpha is soft: the far corner is the colour within a few levels.
+    const corner = [...data.subarray(0, 3)];
+    [0x1e, 0x90, 0xff].forEach((c, i) => expect(Math.abs((corner[i] ?? 0) - c), `${corner}`).toBeLessThanOrEqual(4));
   });
 
   it('answers the mask as a single-channel greyscale PNG', { timeout: 300_000 }, async () => {
