@@ -9,7 +9,7 @@ export function resultFileName(operation: string, jobId: number, index = 0, exte
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
 
-/** A result's file extension from its content type (a job may ask for JPEG or WebP); png when unknown. */
-export function resultExtension(contentType: string | null | undefined): string {
-  return EXTENSIONS[contentType?.split(';')[0]?.trim() ?? ''] ?? 'png';
+/** The file extension of a result's content type (PNG unless the job asked for another format). */
+export function extensionFor(contentType: string): string {
+  return EXTENSIONS[contentType.split(';')[0]?.trim() ?? ''] ?? 'png';
 }

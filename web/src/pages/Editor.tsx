@@ -1,11 +1,11 @@
 import {
   ACCEPTED_MIME_TYPES,
   errorMessage,
+  extensionFor,
   getOperation,
   type ImageJob,
   type Operation,
   type OperationId,
-  resultExtension,
   resultFileName,
 } from '@ai-editor/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
@@ -301,7 +301,7 @@ function DownloadLast({ step, job }: { step: JobSource; job?: ImageJob }) {
     <Button
       onClick={() =>
         download(`/api/images/${step.id}/download/${step.index}`, (blob) =>
-          resultFileName(op.id, step.id, step.index, resultExtension(blob.type)),
+          resultFileName(op.id, step.id, step.index, extensionFor(blob.type)),
         )
       }
       disabled={downloading}

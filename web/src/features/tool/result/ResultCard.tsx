@@ -1,4 +1,4 @@
-import { type ImageJob, type Operation, resultExtension, resultFileName } from '@ai-editor/core';
+import { extensionFor, type ImageJob, type Operation, resultFileName } from '@ai-editor/core';
 import { Download, ExternalLink, Loader2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
@@ -94,7 +94,7 @@ export function ResultCard({
           <Button
             onClick={() =>
               download(job.downloadUrls?.[selected] ?? shown, (blob) =>
-                resultFileName(op.id, job.id, selected, resultExtension(blob.type)),
+                resultFileName(op.id, job.id, selected, extensionFor(blob.type)),
               )
             }
             disabled={downloading}
