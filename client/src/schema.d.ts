@@ -77,6 +77,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/images/{id}/mask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The mask the job ran with */
+        get: operations["getMask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/images/{id}/original2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The second photo (face swap) */
+        get: operations["getSecondPhoto"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/images/{id}/result/{index}": {
         parameters: {
             query?: never;
@@ -312,25 +346,26 @@ export interface components {
     schemas: {
         Error: {
             /** @enum {string} */
-            code: "FILE_REQUIRED" | "FILE_TOO_LARGE" | "INVALID_FILE_TYPE" | "TOO_MANY_FILES" | "BATCH_TOO_MANY" | "UNEXPECTED_FILE" | "IMAGE_UNREADABLE" | "IMAGE_TOO_MANY_PIXELS" | "OUTPUT_TOO_LARGE" | "MASK_COVERS_PHOTO" | "MASK_SIZE_MISMATCH" | "UNKNOWN_OPERATION" | "INVALID_PARAMETER" | "PROMPT_REQUIRED" | "PROMPT_IMG_KEYWORD" | "OPERATION_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "RESULT_NOT_READY" | "RESULT_EXPIRED" | "BAD_REQUEST" | "RATE_LIMITED" | "INTERNAL" | "FEATURE_RESTRICTED" | "DOWNLOAD_RESTRICTED" | "DAILY_LIMIT_REACHED" | "INVALID_TOKEN" | "AUTH_UNAVAILABLE" | "INVALID_API_KEY" | "API_KEY_FORBIDDEN" | "API_KEY_NOT_FOUND" | "WEBHOOK_NEEDS_API_KEY" | "WEBHOOK_REFUSED" | "UPLOAD_FAILED" | "PROCESS_FAILED" | "NO_IMAGE_ID" | "STATUS_FETCH_FAILED" | "PROCESSING_FAILED" | "DOWNLOAD_FAILED" | "RESULT_PAGE_FAILED" | "UNKNOWN_ERROR" | "RESULT_DOWNLOAD_FAILED" | "IMAGE_LOAD_FAILED" | "PROCESSING_TIMED_OUT" | "WORKER_CRASHED" | "INTERRUPTED" | "CANCELLED" | "JOB_FINISHED" | "ENGINE_FAILED" | "ENGINE_OUT_OF_MEMORY" | "JOB_KILLED_HOST" | "SELECT_PROMPT_INVALID" | "NOTHING_SELECTED" | "SELECT_UNAVAILABLE" | "AUTH_POPUP_BLOCKED" | "AUTH_CANCELLED_POPUP_REQUEST" | "AUTH_UNAUTHORIZED_DOMAIN" | "AUTH_OPERATION_NOT_ALLOWED" | "AUTH_INVALID_API_KEY" | "AUTH_OTHER";
+            code: "FILE_REQUIRED" | "FILE_TOO_LARGE" | "INVALID_FILE_TYPE" | "TOO_MANY_FILES" | "BATCH_TOO_MANY" | "UNEXPECTED_FILE" | "IMAGE_UNREADABLE" | "IMAGE_TOO_MANY_PIXELS" | "OUTPUT_TOO_LARGE" | "MASK_COVERS_PHOTO" | "MASK_EMPTY" | "MASK_SIZE_MISMATCH" | "UNKNOWN_OPERATION" | "INVALID_PARAMETER" | "PROMPT_REQUIRED" | "PROMPT_IMG_KEYWORD" | "OPERATION_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "RESULT_NOT_READY" | "RESULT_EXPIRED" | "BAD_REQUEST" | "MALFORMED_UPLOAD" | "BODY_TOO_LARGE" | "CROSS_SITE_REQUEST" | "OUT_OF_STORAGE" | "RATE_LIMITED" | "INTERNAL" | "FEATURE_RESTRICTED" | "DOWNLOAD_RESTRICTED" | "DAILY_LIMIT_REACHED" | "INVALID_TOKEN" | "AUTH_UNAVAILABLE" | "INVALID_API_KEY" | "API_KEY_FORBIDDEN" | "API_KEY_NOT_FOUND" | "WEBHOOK_NEEDS_API_KEY" | "WEBHOOK_REFUSED" | "UPLOAD_FAILED" | "PROCESS_FAILED" | "NO_IMAGE_ID" | "STATUS_FETCH_FAILED" | "PROCESSING_FAILED" | "DOWNLOAD_FAILED" | "RESULT_PAGE_FAILED" | "UNKNOWN_ERROR" | "RESULT_DOWNLOAD_FAILED" | "IMAGE_LOAD_FAILED" | "JOB_EXPIRED" | "JOB_NOT_AVAILABLE" | "JOB_CANCELLED" | "PROCESSING_TIMED_OUT" | "WORKER_CRASHED" | "INTERRUPTED" | "CANCELLED" | "JOB_FINISHED" | "ENGINE_FAILED" | "ENGINE_OUT_OF_MEMORY" | "JOB_KILLED_HOST" | "SELECT_PROMPT_INVALID" | "NOTHING_SELECTED" | "SELECT_UNAVAILABLE" | "AUTH_POPUP_BLOCKED" | "AUTH_CANCELLED_POPUP_REQUEST" | "AUTH_UNAUTHORIZED_DOMAIN" | "AUTH_OPERATION_NOT_ALLOWED" | "AUTH_INVALID_API_KEY" | "AUTH_OTHER";
             message: string;
         };
     };
     responses: {
         /**
          * @description An error: its code (x-http-status gives each code's status) and the message to show.
-         *     - 400: FILE_REQUIRED, TOO_MANY_FILES, BATCH_TOO_MANY, UNEXPECTED_FILE, UNKNOWN_OPERATION, INVALID_PARAMETER, PROMPT_REQUIRED, PROMPT_IMG_KEYWORD, BAD_REQUEST, WEBHOOK_NEEDS_API_KEY, SELECT_PROMPT_INVALID, AUTH_POPUP_BLOCKED, AUTH_CANCELLED_POPUP_REQUEST, AUTH_UNAUTHORIZED_DOMAIN, AUTH_OPERATION_NOT_ALLOWED, AUTH_INVALID_API_KEY, AUTH_OTHER
+         *     - 400: FILE_REQUIRED, TOO_MANY_FILES, BATCH_TOO_MANY, UNEXPECTED_FILE, UNKNOWN_OPERATION, INVALID_PARAMETER, PROMPT_REQUIRED, PROMPT_IMG_KEYWORD, BAD_REQUEST, MALFORMED_UPLOAD, WEBHOOK_NEEDS_API_KEY, SELECT_PROMPT_INVALID, AUTH_POPUP_BLOCKED, AUTH_CANCELLED_POPUP_REQUEST, AUTH_UNAUTHORIZED_DOMAIN, AUTH_OPERATION_NOT_ALLOWED, AUTH_INVALID_API_KEY, AUTH_OTHER
          *     - 401: INVALID_TOKEN, INVALID_API_KEY
-         *     - 403: FEATURE_RESTRICTED, DOWNLOAD_RESTRICTED, API_KEY_FORBIDDEN
-         *     - 404: NOT_FOUND, ROUTE_NOT_FOUND, API_KEY_NOT_FOUND
-         *     - 409: RESULT_NOT_READY, CANCELLED, JOB_FINISHED
-         *     - 410: RESULT_EXPIRED
-         *     - 413: FILE_TOO_LARGE
+         *     - 403: CROSS_SITE_REQUEST, FEATURE_RESTRICTED, DOWNLOAD_RESTRICTED, API_KEY_FORBIDDEN
+         *     - 404: NOT_FOUND, ROUTE_NOT_FOUND, API_KEY_NOT_FOUND, JOB_NOT_AVAILABLE
+         *     - 409: RESULT_NOT_READY, JOB_CANCELLED, CANCELLED, JOB_FINISHED
+         *     - 410: RESULT_EXPIRED, JOB_EXPIRED
+         *     - 413: FILE_TOO_LARGE, BODY_TOO_LARGE
          *     - 415: INVALID_FILE_TYPE
-         *     - 422: IMAGE_UNREADABLE, IMAGE_TOO_MANY_PIXELS, OUTPUT_TOO_LARGE, MASK_COVERS_PHOTO, MASK_SIZE_MISMATCH, WEBHOOK_REFUSED, ENGINE_OUT_OF_MEMORY, NOTHING_SELECTED
+         *     - 422: IMAGE_UNREADABLE, IMAGE_TOO_MANY_PIXELS, OUTPUT_TOO_LARGE, MASK_COVERS_PHOTO, MASK_EMPTY, MASK_SIZE_MISMATCH, WEBHOOK_REFUSED, ENGINE_OUT_OF_MEMORY, NOTHING_SELECTED
          *     - 429: RATE_LIMITED, DAILY_LIMIT_REACHED
          *     - 500: INTERNAL, UPLOAD_FAILED, PROCESS_FAILED, NO_IMAGE_ID, STATUS_FETCH_FAILED, PROCESSING_FAILED, DOWNLOAD_FAILED, RESULT_PAGE_FAILED, UNKNOWN_ERROR, RESULT_DOWNLOAD_FAILED, IMAGE_LOAD_FAILED, PROCESSING_TIMED_OUT, WORKER_CRASHED, INTERRUPTED, ENGINE_FAILED, JOB_KILLED_HOST
          *     - 503: OPERATION_UNAVAILABLE, AUTH_UNAVAILABLE, SELECT_UNAVAILABLE
+         *     - 507: OUT_OF_STORAGE
          */
         Error: {
             headers: {
@@ -374,6 +409,10 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "completed" | "failed";
                             originalUrl: string | null;
+                            /** @description The mask the job ran with (tools that take one) */
+                            maskUrl: string | null;
+                            /** @description The second photo (face swap) */
+                            secondPhotoUrl: string | null;
                             processedUrl: string | null;
                             processedUrls: string[];
                             downloadUrls: string[];
@@ -1083,6 +1122,10 @@ export interface operations {
                         /** @enum {string} */
                         status: "pending" | "completed" | "failed";
                         originalUrl: string | null;
+                        /** @description The mask the job ran with (tools that take one) */
+                        maskUrl: string | null;
+                        /** @description The second photo (face swap) */
+                        secondPhotoUrl: string | null;
                         processedUrl: string | null;
                         processedUrls: string[];
                         downloadUrls: string[];
@@ -1161,6 +1204,10 @@ export interface operations {
                         /** @enum {string} */
                         status: "pending" | "completed" | "failed";
                         originalUrl: string | null;
+                        /** @description The mask the job ran with (tools that take one) */
+                        maskUrl: string | null;
+                        /** @description The second photo (face swap) */
+                        secondPhotoUrl: string | null;
                         processedUrl: string | null;
                         processedUrls: string[];
                         downloadUrls: string[];
@@ -1237,6 +1284,10 @@ export interface operations {
                         /** @enum {string} */
                         status: "pending" | "completed" | "failed";
                         originalUrl: string | null;
+                        /** @description The mask the job ran with (tools that take one) */
+                        maskUrl: string | null;
+                        /** @description The second photo (face swap) */
+                        secondPhotoUrl: string | null;
                         processedUrl: string | null;
                         processedUrls: string[];
                         downloadUrls: string[];
@@ -1280,7 +1331,53 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The photo as uploaded */
+            /** @description The uploaded photo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getMask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mask the job ran with */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getSecondPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The second photo (face swap) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1762,8 +1859,8 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
-                        /** @description This process's engine hosts (null in an API process of a scale-out deployment: its workers have them) */
-                        engineHosts: {
+                        /** @description This process's engine hosts (null in an API process of a scale-out deployment: its workers have them); with the storage free space, shown to operators only (X-Health-Token) */
+                        engineHosts?: {
                             hosts: number;
                             busy: number;
                             waiting: number;
@@ -1818,8 +1915,8 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
-                        /** @description This process's engine hosts (null in an API process of a scale-out deployment: its workers have them) */
-                        engineHosts: {
+                        /** @description This process's engine hosts (null in an API process of a scale-out deployment: its workers have them); with the storage free space, shown to operators only (X-Health-Token) */
+                        engineHosts?: {
                             hosts: number;
                             busy: number;
                             waiting: number;

@@ -8,7 +8,7 @@ describe('the generated API client', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
-  });
+  }, 600_000);
   afterAll(() => server?.close());
 
   it('matches the OpenAPI document (run `npm run generate:client` after changing the API)', async () => {

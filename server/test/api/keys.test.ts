@@ -29,7 +29,7 @@ describe('personal API keys', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ dataDir });
-  });
+  }, 600_000);
   afterAll(async () => {
     await server?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -70,7 +70,7 @@ describe('signed webhooks, private targets allowed (a test receiver on this mach
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  });
+  }, 600_000);
   afterAll(() => server?.close());
 
   it('delivers the finished job signed per Standard Webhooks, retrying after a 500', { timeout: 120_000 }, async () => {
@@ -161,7 +161,7 @@ describe('webhook targets on private networks (the default)', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
-  });
+  }, 600_000);
   afterAll(() => server?.close());
 
   for (const target of [
