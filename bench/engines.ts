@@ -11,12 +11,13 @@ import path from 'node:path';
 import type { OperationId } from '@ai-editor/core';
 import { loadConfig } from '../server/src/config.js';
 import { hasLocalEngine, loadLocalEngine } from '../server/src/engines/local-engines.js';
+import { setModelCacheDir } from '../server/src/engines/models/model-cache.js';
 import type { Engine, EngineInput } from '../server/src/engines/types.js';
 import { benchOperations, inputFor } from './support/inputs.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SOAK = Number(process.env.BENCH_SOAK_JOBS ?? 200);
-process.env.MODEL_CACHE_DIR ??= path.resolve(import.meta.dirname, '../data/models');
+setModelCacheDir(path.resolve(process.env.MODEL_CACHE_DIR ?? path.join(import.meta.dirname, '../data/models')));
 const threads = loadConfig().inferenceThreads;
 
 const operations = benchOperations();

@@ -2,7 +2,7 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
 /** Starts one process with the embedded defaults: API, web app, queue and engine pool. */
-const config = loadConfig();
+const config = settingsOrExit();
 const { app, close } = await buildApp({ config, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
 if (config.auth.mode === 'emulator' && config.hostExplicit && !isLoopback(config.host)) {
   app.log.warn(
@@ -25,4 +25,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+/** The settings; a bad one stops the start with its one-line message (naming the variable), without a stack. */
+function settingsOrExit() {
+  try {
+    return loadConfig();
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  }
 }

@@ -55,6 +55,8 @@ export interface EnginePoolOptions {
   preload: string[];
   /** The server's output-pixel limit, passed to engines (core's checkOutputSize). */
   maxOutputPixels?: number;
+  /** Where engines cache converted model files. */
+  modelCacheDir?: string;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -283,6 +285,7 @@ export class EnginePool {
       threads: this.opts.inferenceThreads,
       idleMs: this.opts.idleMs,
       maxOutputPixels: this.opts.maxOutputPixels,
+      modelCacheDir: this.opts.modelCacheDir,
       preload: this.preload,
     };
     this.hosts.push(new Host(options, () => this.dispatch(), this.opts.log, this.onExit));

@@ -57,6 +57,7 @@ export function createEnginePool(config: Config, registry: EngineRegistry, log?:
     memoryMb: config.engineMemoryMb,
     memorySampleMs: config.engineMemorySampleMs,
     maxOutputPixels: config.maxOutputPixels,
+    modelCacheDir: config.modelCacheDir,
     preload,
     log,
   });
