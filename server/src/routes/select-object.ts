@@ -71,7 +71,7 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       if (!photo) throw new AppError('FILE_REQUIRED');
       const image = await checkImage(photo.bytes, deps.limits);
       const prompt = parsePrompt(fields, image);
-      const png = await selectObjectMask(deps.pool, operation, image.bytes, prompt, deps.timeoutMs);
+      const png = await selectObjectMask(deps.pool, operation, image.bytes, prompt, deps.timeoutMs, request.log);
       reply.header('Content-Type', 'image/png');
       reply.header('Cache-Control', 'no-store');
       return reply.send(png);

@@ -9,9 +9,9 @@ import type { Storage } from '../adapters/storage.js';
 import type { Config } from '../config.js';
 import type { ImageRow } from '../db/schema.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import { ProviderError } from '../engines/replicate/client.js';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
 import { type ImageRepository, type Owner, owns } from '../repositories/images.js';
+import { type VisitorError, visitorError } from './engine-outcome.js';
 import type { CheckedFiles } from './uploads.js';
 
 /** Which job's result (and which of its outputs) a chained submission takes as its photo. */
@@ -206,19 +206,16 @@ export class JobService {
   }
 
   /** What the visitor is told about a failed job, with the catalogue's code where there is one. */
-  private async failure(err: unknown, row: ImageRow): Promise<{ message: string; code?: ErrorCode }> {
+  private async failure(err: unknown, row: ImageRow): Promise<VisitorError> {
     const known = (code: ErrorCode) => ({ message: errorMessage(code), code });
-    if (err instanceof EngineFailure) {
-      if (err.reason === 'timeout') return known('PROCESSING_TIMED_OUT');
-      if (err.reason === 'cancelled') return known('CANCELLED');
-      if (err.endedHost) {
-        this.deps.log.error({ job: row.id, err: err.message }, 'the job ended its engine host');
-        if ((await this.countHostKill(row.id)) >= MAX_HOST_KILLS) return known('JOB_KILLED_HOST');
-        return known(err.reason === 'memory' ? 'ENGINE_OUT_OF_MEMORY' : 'WORKER_CRASHED');
-      }
-      return { message: err.message, code: err.code };
+    if (err instanceof EngineFailure && err.endedHost) {
+      this.deps.log.error({ job: row.id, err: err.message }, 'the job ended its engine host');
+      if ((await this.countHostKill(row.id)) >= MAX_HOST_KILLS) return known('JOB_KILLED_HOST');
     }
-    if (err instanceof AppError) return { message: err.message, code: err.code };
+    // The engine's outcome (runEngine passes remote engines' failures on as EngineFailures).
+    if (err instanceof EngineFailure || err instanceof AppError) {
+      return visitorError(err, this.deps.log, { job: row.id, operation: row.operation });
+    }
     // Anything else (storage, database) is logged, not shown.
     this.deps.log.error({ job: row.id, err }, 'job failed');
     return known('UNKNOWN_ERROR');
@@ -255,12 +252,8 @@ export class JobService {
       } catch (err) {
         if (signal.aborted) throw new EngineFailure('cancelled', 'cancelled');
         if (timeout.aborted) throw new EngineFailure('timeout', 'timeout');
-        if (err instanceof AppError) throw new EngineFailure(err.message, 'engine', err.code);
-        // The provider client words its own failures for the visitor (and logs what must not be shown).
-        if (err instanceof ProviderError) throw new EngineFailure(err.message, 'engine');
-        // Anything else is a fault of ours: logged with its stack, never shown.
-        this.deps.log.error({ job: row.id, operation, err }, 'remote engine failed');
-        throw new EngineFailure(errorMessage('ENGINE_FAILED'), 'engine', 'ENGINE_FAILED');
+        const shown = visitorError(err, this.deps.log, { job: row.id, operation });
+        throw new EngineFailure(shown.message, 'engine', shown.code);
       }
     }
     throw new AppError('OPERATION_UNAVAILABLE', { name: getOperation(operation).name, enable: binding.reason });

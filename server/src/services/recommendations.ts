@@ -5,6 +5,7 @@ import type { Storage } from '../adapters/storage.js';
 import { analysePhoto, type FaceDetector, type PhotoAnalysis } from '../engines/analysis/photo-analysis.js';
 import type { LocalTaskId } from '../engines/local-engines.js';
 import type { Owner } from '../repositories/images.js';
+import { visitorError } from './engine-outcome.js';
 import type { JobService } from './jobs.js';
 
 /** Chroma small enough to be JPEG ringing or a scanner's tint rather than colour. */
@@ -115,7 +116,9 @@ export class RecommendationService {
         );
         return out.metadata?.analysis as PhotoAnalysis;
       } catch (err) {
-        log.warn({ err }, 'photo analysis with faces failed; answering without faces');
+        // A fault is logged once (by the pool, or here); the answer then comes without faces.
+        const { code } = visitorError(err, log, { task: ANALYSIS_TASK, operation });
+        log.warn({ code }, 'photo analysis with faces failed; answering without faces');
       }
     }
     return analysePhoto(bytes);

@@ -1,7 +1,8 @@
 import { AppError, type OperationId } from '@ai-editor/core';
-import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
+import type { EnginePool } from '../adapters/engine-pool.js';
 import type { LocalTaskId } from '../engines/local-engines.js';
 import type { SelectPrompt } from '../engines/select/select-object.js';
+import { engineAppError, type FaultLog } from './engine-outcome.js';
 
 /** The engine pool's task that computes selections (engines/select/task.ts). */
 export const SELECT_TASK: LocalTaskId = 'select-object';
@@ -48,6 +49,7 @@ export async function selectObjectMask(
   prompt: SelectPrompt,
   /** A job's time limit (JOB_TIMEOUT_MS): a selection takes seconds, but on a busy machine it runs as long. */
   timeoutMs: number,
+  log: FaultLog,
 ): Promise<Buffer> {
   if (!pool) throw new AppError('SELECT_UNAVAILABLE');
   let png: Buffer | undefined;
@@ -61,10 +63,7 @@ export async function selectObjectMask(
     png = out.images[0];
     share = Number(out.metadata?.selectedShare ?? 0);
   } catch (err) {
-    if (err instanceof EngineFailure && err.reason === 'timeout') throw new AppError('PROCESSING_TIMED_OUT');
-    if (err instanceof EngineFailure && err.reason === 'crashed') throw new AppError('WORKER_CRASHED');
-    if (err instanceof EngineFailure && err.reason === 'memory') throw new AppError('ENGINE_OUT_OF_MEMORY');
-    throw err;
+    throw engineAppError(err, log, { task: SELECT_TASK, operation });
   }
   if (!png || share === 0) throw new AppError('NOTHING_SELECTED');
   return png;
