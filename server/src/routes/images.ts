@@ -4,9 +4,7 @@ import {
   getOperation,
   type ImageJob,
   imageJobSchema,
-  type JobStatus,
   jobIdParams,
-  type OperationId,
   parseParams,
   resultFileParams,
   submitFormSchema,
@@ -33,7 +31,7 @@ export async function imageView(row: ImageRow, jobs: JobService): Promise<ImageJ
   return {
     id: row.id,
     operation: row.operation,
-    status: row.status as JobStatus,
+    status: row.status,
     originalUrl: row.originalKey && !purged ? `${base}/original` : null,
     processedUrl: processedUrls[0] ?? null,
     processedUrls,
@@ -114,7 +112,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
       const admitted = await deps.admission?.admit(request, operation);
       let row: ImageRow;
       try {
-        row = await jobs.submit(ownerOf(request), operation as OperationId, params, checked, source);
+        row = await jobs.submit(ownerOf(request), operation, params, checked, source);
       } catch (err) {
         await admitted?.cancelled();
         throw err;

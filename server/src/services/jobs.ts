@@ -228,7 +228,7 @@ export class JobService {
   }
 
   private async runEngine(row: ImageRow, signal: AbortSignal): Promise<EngineOutput> {
-    const operation = row.operation as OperationId;
+    const { operation } = row;
     const binding = this.deps.registry.binding(operation);
     const input: EngineInput = {
       operation,

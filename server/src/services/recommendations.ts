@@ -97,7 +97,7 @@ export class RecommendationService {
     const key = of === 'result' ? row.resultKeys[0] : row.originalKey;
     // Prompt-only jobs have no photo to analyse.
     if (!key) return [];
-    const analysis = await this.analyse(await this.deps.storage.get(key), row.operation as OperationId);
+    const analysis = await this.analyse(await this.deps.storage.get(key), row.operation);
     return recommend(analysis).filter((r) => this.offered(r.operationId, row.operation));
   }
 
@@ -125,7 +125,7 @@ export class RecommendationService {
   }
 
   /** A suggestion a visitor can follow: another working tool that takes this one photo and can run here. */
-  private offered(operationId: OperationId, current: string): boolean {
+  private offered(operationId: OperationId, current: OperationId): boolean {
     const op = getOperation(operationId);
     if (operationId === current || op.status !== 'working') return false;
     if (op.input !== 'photo' && op.input !== 'photo+mask') return false;
