@@ -2,7 +2,7 @@
  * Local engines benchmark (issue 6). Prints one row per engine at 512x512 and 1024x1024 real photos: warm time
  * (median of BENCH_RUNS runs), the process RSS after it ran (models of every engine so far still loaded) and a hash
  * of the output; then the peak RSS with all engines loaded, and RSS every 20 jobs over BENCH_SOAK_JOBS mixed jobs
- * (it must stay flat). Engines run in this thread, as they do in a worker thread.
+ * (it must stay flat). Engines run in this process, as they do in an engine host.
  * Run: npm run bench:engines   (BENCH_ONLY=denoising,hdr-enhancement to pick engines)
  */
 import { createHash } from 'node:crypto';

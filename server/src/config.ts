@@ -171,7 +171,7 @@ const serverEnv = {
   MAX_OUTPUT_PIXELS: env.whole(1),
   DAILY_USES_PER_OPERATION: env.whole(),
   ENGINE_HOSTS: env.whole(1),
-  // WORKER_THREADS is the setting's name from when engines ran in worker threads.
+  // WORKER_THREADS is the setting's old name, from before engines ran in host processes.
   WORKER_THREADS: env.whole(1),
   INFERENCE_THREADS: env.whole(1),
   ENGINE_MEMORY_MB: env.whole(1),

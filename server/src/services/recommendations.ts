@@ -69,7 +69,7 @@ export async function recommendationsFor(bytes: Buffer, detectFaces?: FaceDetect
 
 /** The engine pool's task that measures a photo with face detection (engines/analysis/task.ts). */
 const ANALYSIS_TASK: LocalTaskId = 'photo-analysis';
-/** How long the analysis may wait for a worker thread (behind a running job) before we answer without faces. */
+/** How long the analysis may wait for an engine host (behind a running job) before we answer without faces. */
 const ANALYSIS_TIMEOUT_MS = 60_000;
 
 export interface RecommendationDeps {
@@ -102,7 +102,7 @@ export class RecommendationService {
   }
 
   /**
-   * Measures the photo in a worker thread with face detection when this process runs engines; otherwise (or if that
+   * Measures the photo in an engine host with face detection when this process runs engines; otherwise (or if that
    * fails) here, without faces: sharp does its work off the event loop, and the rest is a few milliseconds.
    */
   private async analyse(bytes: Buffer, operation: OperationId): Promise<PhotoAnalysis> {
