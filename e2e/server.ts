@@ -13,9 +13,14 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts the real server (`node --import tsx server/src/main.ts`) on a temp data directory and waits for health. */
-export async function startServer(opts: { port: number; env?: Record<string, string> }): Promise<RunningServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-editor-e2e-'));
+/** Starts the real server (`node --import tsx server/src/main.ts`) on a temp data directory (or the given one) and waits for health. */
+export async function startServer(opts: {
+  port: number;
+  env?: Record<string, string>;
+  /** The data directory of an earlier run, to start again on its database and files. */
+  dataDir?: string;
+}): Promise<RunningServer> {
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ai-editor-e2e-'));
   // E2E_SERVER_ENTRY lets a run point at another entry file (e.g. a patched copy while wiring a route).
   const entry = process.env.E2E_SERVER_ENTRY ?? 'server/src/main.ts';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
@@ -33,7 +38,8 @@ export async function startServer(opts: { port: number; env?: Record<string, str
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${opts.port}`;
-  const deadline = Date.now() + 120_000;
+  // Generous: the machine may be shared with other busy processes.
+  const deadline = Date.now() + 300_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before it was ready`);
     try {
@@ -45,7 +51,7 @@ export async function startServer(opts: { port: number; env?: Record<string, str
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error('server did not answer /api/health within 120 s');
+      throw new Error('server did not answer /api/health within 300 s');
     }
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -17,7 +17,9 @@ function schemaFor(def: ParamDef): z.ZodType<ParamValue> {
     case 'number':
       return numberSchema(def);
     case 'boolean':
-      return z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+      return z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
+        error: 'true or false',
+      });
     case 'select':
       return z.enum(def.options.map((o) => o.value) as [string, ...string[]], {
         error: `one of ${def.options.map((o) => o.value).join(', ')}`,

@@ -72,7 +72,7 @@ describe('the server start', () => {
     )) as { code: number; stderr: string; stdout: string } | undefined;
     expect(err?.code).toBe(1);
     expect(err?.stderr.trim()).toBe(
-      'Invalid setting: ENGINE_SUPER_RESOLUTON is not a setting: no operation has that name (did you mean ENGINE_SUPER_RESOLUTION?)',
+      'Cannot start: Invalid setting: ENGINE_SUPER_RESOLUTON is not a setting: no operation has that name (did you mean ENGINE_SUPER_RESOLUTION?)',
     );
   }, 120_000);
 });

@@ -6,6 +6,7 @@ import {
   imageJobSchema,
   jobIdParams,
   parseParams,
+  resultFileName,
   resultFileParams,
   submitFormSchema,
   submitQuery,
@@ -33,6 +34,8 @@ export async function imageView(row: ImageRow, jobs: JobService): Promise<ImageJ
     operation: row.operation,
     status: row.status,
     originalUrl: row.originalKey && !purged ? `${base}/original` : null,
+    maskUrl: row.maskKey && !purged ? `${base}/mask` : null,
+    secondPhotoUrl: row.file2Key && !purged ? `${base}/original2` : null,
     processedUrl: processedUrls[0] ?? null,
     processedUrls,
     downloadUrls: processedUrls.map((_, i) => `${base}/download/${i}`),
@@ -155,7 +158,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
   );
 
   async function sendFile(reply: FastifyReply, row: ImageRow, key: string | null | undefined, download: boolean) {
-    if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
+    if (row.purgedAt) throw jobs.expired();
     if (!key) throw new AppError('RESULT_NOT_READY');
     const ext = key.slice(key.lastIndexOf('.') + 1);
     const bytes = await storage.get(key);
@@ -163,26 +166,39 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
     // Owner-only and never changing once written: browsers may keep it, shared caches may not.
     reply.header('Cache-Control', 'private, max-age=86400, immutable');
     reply.header('X-Content-Type-Options', 'nosniff');
-    if (download) reply.header('Content-Disposition', `attachment; filename="${row.operation}-result.png"`);
+    if (download) {
+      const index = row.resultKeys.indexOf(key);
+      reply.header('Content-Disposition', `attachment; filename="${resultFileName(row.operation, row.id, index)}"`);
+    }
     return reply.send(bytes);
   }
 
-  app.get(
-    '/api/images/:id/original',
-    {
-      schema: {
-        operationId: 'getOriginal',
-        summary: 'The uploaded photo',
-        tags: ['files'],
-        params: jobIdParams,
-        response: { 200: fileResponse('image/*', 'The photo as uploaded') },
+  // The inputs a job ran with, so that its page can show them again after a reload (owner-only, as every job file).
+  const inputs = [
+    { path: 'original', operationId: 'getOriginal', summary: 'The uploaded photo', key: 'originalKey' },
+    { path: 'mask', operationId: 'getMask', summary: 'The mask the job ran with', key: 'maskKey' },
+    { path: 'original2', operationId: 'getSecondPhoto', summary: 'The second photo (face swap)', key: 'file2Key' },
+  ] as const;
+  for (const input of inputs) {
+    app.get(
+      `/api/images/:id/${input.path}`,
+      {
+        schema: {
+          operationId: input.operationId,
+          summary: input.summary,
+          tags: ['files'],
+          params: jobIdParams,
+          response: { 200: fileResponse('image/*', input.summary) },
+        },
       },
-    },
-    async (request, reply) => {
-      const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
-      return sendFile(reply, row, row.originalKey, false);
-    },
-  );
+      async (request, reply) => {
+        const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
+        // A job without this input has no such file (not 'not yet').
+        if (!row.purgedAt && !row[input.key]) throw new AppError('NOT_FOUND');
+        return sendFile(reply, row, row[input.key], false);
+      },
+    );
+  }
 
   for (const download of [false, true]) {
     const path = download ? '/api/images/:id/download/:index' : '/api/images/:id/result/:index';

@@ -1,4 +1,4 @@
-import type { ImageJob, Operation } from '@ai-editor/core';
+import { type ImageJob, type Operation, resultFileName } from '@ai-editor/core';
 import { Download, ExternalLink, Loader2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
@@ -10,10 +10,6 @@ import { ResultView } from './ResultView';
 import { useDownload } from './useDownload';
 
 export { CHECKERBOARD };
-
-export function resultFileName(op: Operation, index: number): string {
-  return index === 0 ? `${op.id}-result.png` : `${op.id}-result-${index + 1}.png`;
-}
 
 /** Every output of a job: processedUrls, or the single processedUrl of an older answer. */
 export function resultUrls(job: ImageJob): string[] {
@@ -96,7 +92,9 @@ export function ResultCard({
       <CardFooter className="flex flex-wrap gap-3">
         {offered && (
           <Button
-            onClick={() => download(job.downloadUrls?.[selected] ?? shown, () => resultFileName(op, selected))}
+            onClick={() =>
+              download(job.downloadUrls?.[selected] ?? shown, () => resultFileName(op.id, job.id, selected))
+            }
             disabled={downloading}
           >
             {downloading ? <Loader2 className="animate-spin" aria-hidden /> : <Download aria-hidden />} Download
