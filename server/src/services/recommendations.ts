@@ -191,7 +191,7 @@ export class RecommendationService {
       const analysis = (async () => {
         const release = owner.uid ? () => {} : await this.guestSlots.acquire(cancel.signal);
         try {
-          return await this.analyse(await this.deps.storage.get(key), row.operation as OperationId, cancel.signal);
+          return await this.analyse(await this.deps.storage.get(key), row.operation, cancel.signal);
         } finally {
           release();
         }
