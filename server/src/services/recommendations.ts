@@ -179,7 +179,7 @@ export class RecommendationService {
   private async analysis(
     cacheKey: string,
     key: string,
-    row: { operation: string },
+    row: { operation: OperationId },
     owner: Owner,
     asker: Asker | undefined,
   ): Promise<PhotoAnalysis> {
