@@ -127,6 +127,22 @@ export const ERRORS = {
     message: 'Sign-in cannot be checked right now. Please try again in a minute.',
   },
 
+  // API keys and webhooks
+  INVALID_API_KEY: {
+    status: 401,
+    title: 'Authentication Error',
+    message: 'This API key is unknown or has been revoked.',
+  },
+  /** Keys are managed by the signed-in person (session or ID token), not by another key. */
+  API_KEY_FORBIDDEN: { status: 403, title: 'Error', message: 'API keys cannot manage API keys. Sign in to do this.' },
+  API_KEY_NOT_FOUND: { status: 404, title: 'Error', message: 'API key not found' },
+  WEBHOOK_NEEDS_API_KEY: {
+    status: 400,
+    title: 'Error',
+    message: 'Webhooks are sent for jobs submitted with an API key (Authorization: Bearer aie_...)',
+  },
+  WEBHOOK_REFUSED: { status: 422, title: 'Error', message: 'Webhook URL refused: {reason}' },
+
   // Tool page flow (docs/product.md#messages); shown by the client
   UPLOAD_FAILED: { status: 500, title: 'Error', message: 'Failed to upload image' },
   PROCESS_FAILED: { status: 500, title: 'Error', message: 'Failed to process image' },

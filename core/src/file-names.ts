@@ -6,3 +6,10 @@
 export function resultFileName(operation: string, jobId: number, index = 0, extension = 'png'): string {
   return `${operation}-${jobId}${index === 0 ? '' : `-${index + 1}`}.${extension}`;
 }
+
+const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+
+/** The file extension of a result's content type (PNG unless the job asked for another format). */
+export function extensionFor(contentType: string): string {
+  return EXTENSIONS[contentType.split(';')[0]?.trim() ?? ''] ?? 'png';
+}

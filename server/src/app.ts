@@ -11,13 +11,16 @@ import { selectQueue, selectRateLimiters, selectStorage } from './adapters/selec
 import type { Storage } from './adapters/storage.js';
 import type { Config } from './config.js';
 import { createEngineRegistry } from './engines/registry.js';
+import { ApiKeyRepository } from './repositories/api-keys.js';
 import { ContactMessageRepository } from './repositories/contact-messages.js';
 import { ImageRepository } from './repositories/images.js';
+import { WebhookDeliveryRepository } from './repositories/webhook-deliveries.js';
 import { drainBody, registerJsonParser } from './request-bodies.js';
 import { clientConfigRoutes } from './routes/client-config.js';
 import { contactRoutes } from './routes/contact.js';
 import { healthRoutes } from './routes/health.js';
-import { imageRoutes } from './routes/images.js';
+import { imageRoutes, imageView } from './routes/images.js';
+import { keyRoutes } from './routes/keys.js';
 import { libraryRoutes } from './routes/library.js';
 import { registerOpenApi } from './routes/openapi.js';
 import { recommendationRoutes } from './routes/recommendations.js';
@@ -32,6 +35,7 @@ import { LibraryService } from './services/library.js';
 import { RecommendationService } from './services/recommendations.js';
 import { RetentionService } from './services/retention.js';
 import { registerSessions, sessionSecret } from './services/sessions.js';
+import { WebhookService, watchJobsForWebhooks } from './services/webhooks.js';
 import { SHUTDOWN_DEADLINE_MS, within } from './shutdown.js';
 
 /** Health details for operators: the request carries `X-Health-Token: <HEALTH_DETAILS_TOKEN>` (none when unset). */
@@ -121,7 +125,24 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     log: app.log,
   });
 
-  imageRoutes(app, { jobs, storage, limits: config, admission: auth.rules, beforeDownload: auth.rules.beforeDownload });
+  const webhooks = new WebhookService({
+    deliveries: new WebhookDeliveryRepository(database.db),
+    keys: new ApiKeyRepository(database.db),
+    view: (row) => imageView(row, jobs),
+    allowPrivate: config.webhookAllowPrivate,
+    log: app.log,
+  });
+  watchJobsForWebhooks(jobs, webhooks, app.log);
+  imageRoutes(app, {
+    jobs,
+    storage,
+    limits: config,
+    admission: auth.rules,
+    beforeDownload: auth.rules.beforeDownload,
+    checkWebhook: (url) => webhooks.checkUrl(url),
+    allowance: (uid, operation) => auth.usage.allowance(uid, operation),
+  });
+  keyRoutes(app, { apiKeys: auth.apiKeys, jobs, webhooks });
   const library = new LibraryService({ images, storage, log: app.log, retentionHours: config.retentionHours });
   libraryRoutes(app, { jobs, library, retentionHours: config.retentionHours });
   sessionRoutes(app, auth);
@@ -157,6 +178,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const orphans = await retention.sweepOrphanResults();
   if (orphans) app.log.warn({ files: orphans }, 'removed result files that no job names');
   await jobs.resumePending();
+  webhooks.start();
   void sweep();
 
   return {
@@ -180,6 +202,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         within(limiters.close(), 1000),
         within(jobs.stopAfter(queue.close(), grace), grace + 500),
       ]);
+      await within(webhooks.stop(), 500);
       await within(database.close(), 500);
     },
   };

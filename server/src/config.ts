@@ -62,6 +62,8 @@ export interface Config {
   downloadsEnabled: boolean;
   /** The web app's production build, served on the same origin. */
   webDistDir: string;
+  /** Webhooks may target loopback, private and link-local addresses (refused by default). */
+  webhookAllowPrivate: boolean;
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it: it drives rate limits). */
   trustProxy: boolean;
   /**
@@ -225,6 +227,7 @@ const serverEnv = {
   TRUST_PROXY: env.bool(),
   PUBLIC_ORIGIN: env.text(),
   HEALTH_DETAILS_TOKEN: env.text(),
+  WEBHOOK_ALLOW_PRIVATE: env.bool(),
   GUEST_SUBMISSIONS_PER_WINDOW: env.whole(1),
   GUEST_SUBMISSION_WINDOW_MS: env.whole(1),
   ANALYSES_PER_MINUTE: env.whole(1),
@@ -287,6 +290,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY ?? false,
     publicOrigins: origins(e.PUBLIC_ORIGIN),
     healthDetailsToken: e.HEALTH_DETAILS_TOKEN,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? false,
     guestRateLimit: {
       max: e.GUEST_SUBMISSIONS_PER_WINDOW ?? 20,
       windowMs: e.GUEST_SUBMISSION_WINDOW_MS ?? 10 * 60_000,

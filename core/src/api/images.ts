@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OPERATION_IDS, OPERATIONS, type Operation, type ParamDef } from '../operations.js';
+import { COLOR_PATTERN, OPERATION_IDS, OPERATIONS, type Operation, type ParamDef } from '../operations.js';
 
 /** Job ids are PostgreSQL `integer`s: none is larger than this. */
 export const MAX_JOB_ID = 2_147_483_647;
@@ -91,11 +91,14 @@ function paramField(def: ParamDef) {
     }
     case 'boolean':
       return z.boolean().default(def.default).meta(doc);
-    case 'select':
+    case 'select': {
+      const options = z.enum(def.options.map((o) => o.value) as [string, ...string[]]);
+      if (!def.color) return options.default(def.default).meta(doc);
       return z
-        .enum(def.options.map((o) => o.value) as [string, ...string[]])
+        .union([options, z.string().regex(new RegExp(COLOR_PATTERN))])
         .default(def.default)
         .meta(doc);
+    }
   }
 }
 
@@ -112,6 +115,13 @@ function submitForm(op: Operation) {
   return z
     .object({
       operation: z.literal(op.id),
+      webhook: z
+        .url({ protocol: /^https?$/ })
+        .max(2000)
+        .optional()
+        .describe(
+          "With an API key: POSTed the job (Standard Webhooks, signed with the key's webhookSecret) when it completes or fails",
+        ),
       ...photo,
       ...(op.mask && { mask: binary('PNG mask, white where to work').optional() }),
       ...(op.input === 'two-photos' && { file2: binary('The second photo') }),

@@ -5,6 +5,8 @@ import {
   type ImageJob,
   imageJobSchema,
   jobIdParams,
+  type OperationId,
+  type OutputFormat,
   parseParams,
   resultFileName,
   resultFileParams,
@@ -13,6 +15,7 @@ import {
 } from '@ai-editor/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { encodeOutput } from '../adapters/output-format.js';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
 import type { JobService, JobSource } from '../services/jobs.js';
@@ -75,6 +78,10 @@ export interface ImageRouteDeps {
   admission?: Pick<Rules, 'check' | 'admit'>;
   /** Rules that apply to file downloads (the sign-in service refuses guests here). */
   beforeDownload?: (request: FastifyRequest, row: ImageRow, attachment: boolean) => Promise<void>;
+  /** Checks a submission's `webhook` URL (422 for a private target); absent: webhooks are not offered. */
+  checkWebhook?: (url: string) => Promise<void>;
+  /** The uses left today of an operation, told to API-key callers in RateLimit headers. */
+  allowance?: (uid: string, operation: OperationId) => Promise<{ limit: number; remaining: number; resetS: number }>;
 }
 
 export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
@@ -99,7 +106,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
       // Who may ask for what is answered as soon as the operation is known, before the upload is read.
       const {
         operation,
-        fields: { source: sourceField, sourceIndex, ...fields },
+        fields: { source: sourceField, sourceIndex, webhook, ...fields },
         files,
       } = await readSubmission(request, async (name) => {
         await deps.admission?.check(request, reply, name);
@@ -112,15 +119,27 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
       const checked = await checkFiles(op, files, limits);
       const params = parseParams(op, fields);
       checkOutputSize(operation, params, checked.file, limits.maxOutputPixels);
+      const api = request.apiKeyId === undefined ? undefined : { keyId: request.apiKeyId, webhookUrl: webhook };
+      if (webhook !== undefined) {
+        if (!api || !deps.checkWebhook) throw new AppError('WEBHOOK_NEEDS_API_KEY');
+        await deps.checkWebhook(webhook);
+      }
       const admitted = await deps.admission?.admit(request, operation);
       let row: ImageRow;
       try {
-        row = await jobs.submit(ownerOf(request), operation, params, checked, source);
+        row = await jobs.submit(ownerOf(request), operation, params, checked, source, api);
       } catch (err) {
         await admitted?.cancelled();
         throw err;
       }
       await admitted?.accepted(row);
+      if (api && request.uid && deps.allowance) {
+        // Programs see their allowance of this operation (the IETF RateLimit header fields, draft 7).
+        const { limit, remaining, resetS } = await deps.allowance(request.uid, operation);
+        reply.header('RateLimit-Limit', String(limit));
+        reply.header('RateLimit-Remaining', String(remaining));
+        reply.header('RateLimit-Reset', String(resetS));
+      }
       reply.code(201);
       return imageView(row, jobs);
     },
@@ -157,18 +176,32 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
     async (request) => imageView(await jobs.cancel(Number(request.params.id), ownerOf(request)), jobs),
   );
 
-  async function sendFile(reply: FastifyReply, row: ImageRow, key: string | null | undefined, download: boolean) {
+  /** A stored file; a result (`output`) is served in the format its job asked for (one PNG is stored). */
+  async function sendFile(
+    reply: FastifyReply,
+    row: ImageRow,
+    key: string | null | undefined,
+    opts: { download?: boolean; output?: boolean } = {},
+  ) {
     if (row.purgedAt) throw jobs.expired();
     if (!key) throw new AppError('RESULT_NOT_READY');
-    const ext = key.slice(key.lastIndexOf('.') + 1);
-    const bytes = await storage.get(key);
-    reply.header('Content-Type', CONTENT_TYPES[ext] ?? 'application/octet-stream');
+    let bytes = await storage.get(key);
+    let ext = key.slice(key.lastIndexOf('.') + 1);
+    let contentType = CONTENT_TYPES[ext] ?? 'application/octet-stream';
+    if (opts.output) {
+      const { format = 'png', quality = 90 } = row.parameters as { format?: OutputFormat; quality?: number };
+      ({ bytes, ext, contentType } = await encodeOutput(bytes, format, quality));
+    }
+    reply.header('Content-Type', contentType);
     // Owner-only and never changing once written: browsers may keep it, shared caches may not.
     reply.header('Cache-Control', 'private, max-age=86400, immutable');
     reply.header('X-Content-Type-Options', 'nosniff');
-    if (download) {
+    if (opts.download) {
       const index = row.resultKeys.indexOf(key);
-      reply.header('Content-Disposition', `attachment; filename="${resultFileName(row.operation, row.id, index)}"`);
+      reply.header(
+        'Content-Disposition',
+        `attachment; filename="${resultFileName(row.operation, row.id, index, ext)}"`,
+      );
     }
     return reply.send(bytes);
   }
@@ -195,14 +228,16 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
         const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
         // A job without this input has no such file (not 'not yet').
         if (!row.purgedAt && !row[input.key]) throw new AppError('NOT_FOUND');
-        return sendFile(reply, row, row[input.key], false);
+        return sendFile(reply, row, row[input.key]);
       },
     );
   }
 
   for (const download of [false, true]) {
     const path = download ? '/api/images/:id/download/:index' : '/api/images/:id/result/:index';
-    const summary = download ? 'A result PNG as an attachment' : 'A result PNG';
+    const summary = download
+      ? 'A result as an attachment, in the format the job asked for (PNG by default)'
+      : 'A result, in the format the job asked for (PNG by default)';
     app.get(
       path,
       {
@@ -211,7 +246,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
           summary,
           tags: ['files'],
           params: resultFileParams,
-          response: { 200: fileResponse('image/png', summary) },
+          response: { 200: fileResponse(['image/png', 'image/jpeg', 'image/webp'], summary) },
         },
       },
       async (request, reply) => {
@@ -220,7 +255,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
         const index = Number(request.params.index);
         // A finished job has all the results it will ever have: an index past them does not exist (not 'not yet').
         if (!row.purgedAt && row.status !== 'pending' && !row.resultKeys[index]) throw new AppError('NOT_FOUND');
-        return sendFile(reply, row, row.resultKeys[index], download);
+        return sendFile(reply, row, row.resultKeys[index], { download, output: true });
       },
     );
   }

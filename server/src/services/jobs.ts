@@ -96,6 +96,8 @@ export class JobService {
     params: Params,
     files: CheckedFiles,
     source?: JobSource,
+    /** Submitted with an API key: which one, and the webhook to call when the job ends. */
+    api?: { keyId: number; webhookUrl?: string },
   ): Promise<ImageRow> {
     this.assertAvailable(operation);
     const folder = `originals/${randomUUID()}`;
@@ -122,6 +124,7 @@ export class JobService {
         metadata: { stage: 'queued' },
         ...keys,
         ...(source && { sourceImageId: source.id, sourceIndex: source.index }),
+        ...(api && { apiKeyId: api.keyId, webhookUrl: api.webhookUrl ?? null }),
       });
       await this.deps.queue.enqueue(row.id);
       return row;

@@ -1,6 +1,7 @@
 import {
   ACCEPTED_MIME_TYPES,
   errorMessage,
+  extensionFor,
   getOperation,
   type ImageJob,
   type Operation,
@@ -299,7 +300,9 @@ function DownloadLast({ step, job }: { step: JobSource; job?: ImageJob }) {
   return (
     <Button
       onClick={() =>
-        download(`/api/images/${step.id}/download/${step.index}`, () => resultFileName(op.id, step.id, step.index))
+        download(`/api/images/${step.id}/download/${step.index}`, (blob) =>
+          resultFileName(op.id, step.id, step.index, extensionFor(blob.type)),
+        )
       }
       disabled={downloading}
       data-testid="editor-download"

@@ -1,5 +1,6 @@
 import {
   errorMessage,
+  extensionFor,
   getOperation,
   type ImageJob,
   LIMITS,
@@ -28,15 +29,9 @@ import { useAccess } from '@/features/tool/useAccess';
 import { queries } from '@/lib/queries';
 import { cn } from '@/lib/utils';
 
-/** 'image/png' → 'png'; png when the type is missing. */
-export function extensionOf(contentType: string | null | undefined): string {
-  const sub = contentType?.split(';')[0]?.split('/')[1]?.trim();
-  return sub || 'png';
-}
-
 /** The result page's download name (docs/product.md#api-conventions): the tool and the job, with the extension of the answer's type. */
 function downloadName(job: ImageJob, blob: Blob, index: number): string {
-  return resultFileName(job.operation, job.id, index, extensionOf(blob.type));
+  return resultFileName(job.operation, job.id, index, extensionFor(blob.type));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type ImageJob, type Operation, resultFileName } from '@ai-editor/core';
+import { extensionFor, type ImageJob, type Operation, resultFileName } from '@ai-editor/core';
 import { Download, ExternalLink, Loader2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
@@ -93,7 +93,9 @@ export function ResultCard({
         {offered && (
           <Button
             onClick={() =>
-              download(job.downloadUrls?.[selected] ?? shown, () => resultFileName(op.id, job.id, selected))
+              download(job.downloadUrls?.[selected] ?? shown, (blob) =>
+                resultFileName(op.id, job.id, selected, extensionFor(blob.type)),
+              )
             }
             disabled={downloading}
           >
