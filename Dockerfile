@@ -13,4 +13,6 @@ RUN npm run build
 ENV DATA_DIR=/data PORT=5000
 VOLUME /data
 EXPOSE 5000
+# Liveness: the process answers. (The worker role, which serves no HTTP, sets its own check in docker-compose.yml.)
+HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 CMD ["node", "scripts/healthcheck.mjs"]
 CMD ["npm", "run", "serve"]

@@ -43,13 +43,17 @@ type View = {
 /** A server process with its own data and its own Auth emulator, and a client signed in on it. */
 async function serve(env: Record<string, string>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aie-faults-'));
-  const server = await startServerProcess({
-    DATA_DIR: dataDir,
-    AUTH_EMULATOR_PORT: String(await freePort()),
-    // More jobs than a visitor's daily allowance; the rules themselves are tested elsewhere.
-    DAILY_USES_PER_OPERATION: '10000',
-    ...env,
-  });
+  const server = await startServerProcess(
+    {
+      DATA_DIR: dataDir,
+      AUTH_EMULATOR_PORT: String(await freePort()),
+      // More jobs than a visitor's daily allowance; the rules themselves are tested elsewhere.
+      DAILY_USES_PER_OPERATION: '10000',
+      ...env,
+      // A busy machine can take minutes to start the server.
+    },
+    600_000,
+  );
   const cookie = await signIn(server.url);
   /** A visitor: with the signed-in session's cookie, or a guest that keeps the cookie its first answer sets. */
   const client = (headers: Record<string, string>) => ({

@@ -4,11 +4,15 @@
  * PATH; nothing is installed) and OpenCV's cv.inpaint (Telea), and prints per case and the mean: PSNR inside the
  * hole, texture ratio (mean Sobel gradient magnitude of the luma inside the hole, fill over truth) and time. Then
  * the engine's warm time at 1024x1024 with 5 % and 20 % masks.
+ * Then the painted-mask cases (bench/support/painted-cases.ts), tuning set and held-out set, with the share of
+ * mask pixels far from the truth beside PSNR and texture.
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
+ * BENCH_FILL_SETS=disc,tuning,held-out the case sets run;
  * BENCH_FILL_SKIP=gmic,telea,cases,speed leaves those out;
- * BENCH_GMIC_SEEDS=1,2,3 the seeds G'MIC's score is averaged over; BENCH_RUNS=2 the timed runs at 1024x1024)
+ * BENCH_GMIC_SEEDS=1,2,3 the seeds G'MIC's score is averaged over; BENCH_GMIC_CACHE=dir keeps its fills; BENCH_RUNS=2 the timed runs at 1024x1024)
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,10 +22,19 @@ import { cropRaw, maskBox, padBox } from '../server/src/engines/raster/geometry.
 import type { RawImage } from '../server/src/engines/raster/image.js';
 import { fixturePixels, toPng } from '../server/test/support/engine-ctx.js';
 import { blobMask, buildFillCase, engineFill, FILL_CASES, scoreFill, teleaFill } from './support/fill-cases.js';
+import {
+  buildPaintedCase,
+  HELD_OUT_CASES,
+  type PaintedCaseSpec,
+  scorePainted,
+  TUNING_CASES,
+} from './support/painted-cases.js';
 
 const outDir = process.env.BENCH_FILL_OUT;
 const only = process.env.BENCH_FILL_ONLY?.split(',');
 const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
+/** Which case sets run: the pasted-object discs, and the painted masks' tuning and held-out sets. */
+const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-fill-'));
 const hasGmic = (() => {
@@ -46,6 +59,12 @@ function ours(photo: RawImage, hole: RawImage): Promise<RawImage> {
  * run to run even when seeded.
  */
 const GMIC_SEEDS = (process.env.BENCH_GMIC_SEEDS ?? '1,2,3').split(',').map(Number);
+/**
+ * BENCH_GMIC_CACHE=dir keeps G'MIC's fills by input and seed: seeded on one thread, G'MIC gives the same fill for
+ * the same input, so repeated runs while working on our fill need not wait for it (its time column then shows the
+ * cache's).
+ */
+const gmicCache = process.env.BENCH_GMIC_CACHE;
 
 /**
  * G'MIC's multi-scale patch-based inpainting with its defaults, run as the command-line tool (startup included),
@@ -57,10 +76,24 @@ async function gmic(photo: RawImage, hole: RawImage): Promise<RawImage[]> {
   fs.writeFileSync(img, await toPng(photo));
   fs.writeFileSync(mask, await toPng(hole));
   const fills: RawImage[] = [];
+  const key = createHash('sha256')
+    .update(fs.readFileSync(img))
+    .update(fs.readFileSync(mask))
+    .digest('hex')
+    .slice(0, 24);
   for (const seed of GMIC_SEEDS) {
+    const cached = gmicCache && path.join(gmicCache, `${key}-${seed}.png`);
+    if (cached && fs.existsSync(cached)) {
+      fills.push(await readRgb(cached));
+      continue;
+    }
     const out = path.join(tmp, `out-${seed}.png`);
     const args = ['-v', '-1', img, mask, 'srand', String(seed), 'inpaint_matchpatch[0]', '[1]', 'rm[1]', 'o', out];
     execFileSync('gmic', args, { env: { ...process.env, OMP_NUM_THREADS: '1' } });
+    if (cached) {
+      fs.mkdirSync(path.dirname(cached), { recursive: true });
+      fs.copyFileSync(out, cached);
+    }
     fills.push(await readRgb(out));
   }
   return fills;
@@ -111,7 +144,7 @@ async function main() {
   const seedSums = new Map<Method, number[]>();
   let count = 0;
   for (const [i, spec] of FILL_CASES.entries()) {
-    if (skip.includes('cases') || (only && !only.includes(spec.name))) continue;
+    if (skip.includes('cases') || !sets.includes('disc') || (only && !only.includes(spec.name))) continue;
     const c = await buildFillCase(spec, i);
     const holePx = c.hole.data.reduce((s, v) => s + (v ? 1 : 0), 0);
     await writeCrop(`${c.name}-0-truth`, c.truth, c.hole);
@@ -153,8 +186,79 @@ async function main() {
       console.log(`G'MIC mean dB by seed (its column is their mean): ${bySeed.join(', ')}`);
     }
   }
+  if (!skip.includes('cases')) {
+    if (sets.includes('tuning')) await paintedSet('tuning', TUNING_CASES, 0);
+    if (sets.includes('held-out')) await paintedSet('held-out', HELD_OUT_CASES, TUNING_CASES.length);
+  }
   if (!skip.includes('speed')) await speed();
   fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+interface PaintedRow {
+  name: string;
+  /** Per method: PSNR in the mask, texture ratio, share of mask pixels far from the truth, time. */
+  scores: Map<Method, { db: number; tex: number; foreign: number; ms: number }>;
+}
+
+/**
+ * One set of painted-mask cases (bench/support/painted-cases.ts): per case and method, PSNR in the mask, texture
+ * ratio and the share of mask pixels whose luma is over 80 levels from the truth (a pasted foreign object), then
+ * the means, and how ours stands against G'MIC: the mean difference, the worst case, the foreign-pixel margin.
+ */
+async function paintedSet(label: string, specs: PaintedCaseSpec[], indexBase: number): Promise<void> {
+  const pad = (s: string, n: number) => s.padEnd(n);
+  const num = (v: number, n: number, d: number) => v.toFixed(d).padStart(n);
+  console.log(
+    `\nPainted masks, ${label} set (${specs.length} cases); per method: dB in the mask, texture, foreign %, ms`,
+  );
+  console.log(
+    `${pad('case', 15)} ${pad('kind', 6)} mask px | ${methods.map(([m]) => `${pad(m, 5)}   dB  tex  frgn    ms`).join(' | ')}`,
+  );
+  const rows: PaintedRow[] = [];
+  for (const [i, spec] of specs.entries()) {
+    if (only && !only.includes(spec.name)) continue;
+    const c = await buildPaintedCase(spec, indexBase + i);
+    const holePx = c.hole.data.reduce((s, v) => s + (v ? 1 : 0), 0);
+    await writeCrop(`${c.name}-0-truth`, c.truth, c.hole);
+    const row: PaintedRow = { name: c.name, scores: new Map() };
+    const cells: string[] = [];
+    for (const [m, fill] of methods) {
+      const t = performance.now();
+      const result = await fill(c.truth, c.hole);
+      const outs = Array.isArray(result) ? result : [result];
+      const ms = (performance.now() - t) / outs.length;
+      const sc = outs.map((o) => scorePainted(c, o));
+      const mean = (k: 'db' | 'texture' | 'foreign') => sc.reduce((a, b) => a + b[k], 0) / sc.length;
+      const s = { db: mean('db'), tex: mean('texture'), foreign: mean('foreign'), ms };
+      row.scores.set(m, s);
+      cells.push(`${pad('', 5)} ${num(s.db, 5, 1)} ${num(s.tex, 4, 2)} ${num(100 * s.foreign, 5, 1)} ${num(ms, 5, 0)}`);
+      await writeCrop(`${c.name}-2-${m}`, outs[0] as RawImage, c.hole);
+    }
+    rows.push(row);
+    console.log(`${pad(c.name, 15)} ${pad(c.kind, 6)} ${num(holePx, 7, 0)} | ${cells.join(' | ')}`);
+  }
+  if (rows.length === 0) return;
+  const meanOf = (m: Method, k: 'db' | 'tex' | 'foreign' | 'ms') =>
+    rows.reduce((a, r) => a + (r.scores.get(m)?.[k] ?? 0), 0) / rows.length;
+  console.log(
+    `${pad('mean', 30)} | ${methods.map(([m]) => `${pad('', 5)} ${num(meanOf(m, 'db'), 5, 2)} ${num(meanOf(m, 'tex'), 4, 2)} ${num(100 * meanOf(m, 'foreign'), 5, 1)} ${num(meanOf(m, 'ms'), 5, 0)}`).join(' | ')}`,
+  );
+  if (!methods.some(([m]) => m === 'gmic') || !methods.some(([m]) => m === 'ours')) return;
+  const diffs = rows.map((r) => ({
+    name: r.name,
+    db: (r.scores.get('ours')?.db ?? 0) - (r.scores.get('gmic')?.db ?? 0),
+    foreign: (r.scores.get('ours')?.foreign ?? 0) - (r.scores.get('gmic')?.foreign ?? 0),
+  }));
+  const worst = diffs.reduce((a, b) => (b.db < a.db ? b : a));
+  const worstForeign = diffs.reduce((a, b) => (b.foreign > a.foreign ? b : a));
+  const meanDiff = meanOf('ours', 'db') - meanOf('gmic', 'db');
+  const ok = (v: boolean) => (v ? 'met' : 'NOT met');
+  console.log(
+    `${label}: ours - G'MIC mean ${meanDiff >= 0 ? '+' : ''}${meanDiff.toFixed(2)} dB (target >= +0.5: ${ok(meanDiff >= 0.5)}); ` +
+      `worst case ${worst.name} ${worst.db.toFixed(2)} dB (target >= -1.5: ${ok(worst.db >= -1.5)}); ` +
+      `mean texture ${meanOf('ours', 'tex').toFixed(2)} (target >= 0.85: ${ok(meanOf('ours', 'tex') >= 0.85)}); ` +
+      `most foreign pixels over G'MIC's: ${worstForeign.name} ${(100 * worstForeign.foreign).toFixed(1)} points (target <= 3: ${ok(worstForeign.foreign <= 0.03)})`,
+  );
 }
 
 /**

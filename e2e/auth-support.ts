@@ -9,7 +9,7 @@ import type { ClientConfig } from '@ai-editor/core';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { type BrowserContext, expect, type Page } from '@playwright/test';
-import { createEmulatorAccount, emulatorAnswers } from '../server/test/support/emulator-accounts';
+import { createEmulatorAccount, createGoogleAccount, emulatorAnswers } from '../server/test/support/emulator-accounts';
 
 const GAPI_STAND_IN = fs.readFileSync(new URL('./gapi-stand-in.js', import.meta.url), 'utf8');
 
@@ -31,6 +31,14 @@ export interface SignedInUser {
 export async function signIn(page: Page, name = 'Test User'): Promise<SignedInUser> {
   const email = `e2e-${randomUUID()}@example.com`;
   const { uid, idToken } = await createEmulatorAccount(await emulatorUrl(page), { email, displayName: name });
+  const session = await page.request.post('/api/session', { data: { idToken } });
+  expect(session.status()).toBe(200);
+  return { uid, name, email };
+}
+
+/** Signs the page's visitor in as a Google account with this email (verified, as Google sign-ins are). */
+export async function signInWithGoogleEmail(page: Page, email: string, name = 'Admin User'): Promise<SignedInUser> {
+  const { uid, idToken } = await createGoogleAccount(await emulatorUrl(page), { email, displayName: name });
   const session = await page.request.post('/api/session', { data: { idToken } });
   expect(session.status()).toBe(200);
   return { uid, name, email };

@@ -18,7 +18,8 @@ const port = Number(process.env.E2E_PORT) + 40;
 let server: RunningServer;
 
 test.skip(!process.env.README_SHOTS, 'made by `npm run docs:screenshots`');
-test.describe.configure({ mode: 'serial', timeout: 900_000 });
+// One worker (`--workers=1` in the npm script): the tests share the file's server.
+test.describe.configure({ timeout: 900_000 });
 test.use({ baseURL: `http://127.0.0.1:${port}` });
 
 test.beforeAll(async () => {

@@ -50,10 +50,22 @@ test('pending shows a skeleton and progress, then the completed image and its do
   await other.context().close();
 });
 
-test('an image that cannot be loaded: the error toast, and no result card', async ({ page }) => {
+test('an image the server does not show: said in words with a way home, no error toast and no result card', async ({
+  page,
+}) => {
+  await page.goto('/result?id=987654');
+  await expect(page.getByTestId('job-gone')).toContainText('This image is no longer available');
+  await expect(toast(page, 'Error', 'Failed to load image. Please try again.')).toHaveCount(0);
+  await expect(page.getByTestId('result-pending')).toHaveCount(0);
+  await expect(page.getByTestId('result-completed')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Back to Home' })).toBeVisible();
+});
+
+test('a status that cannot be read (the network): the error toast, and no result card', async ({ page }) => {
+  await page.route('**/api/images/*', (route) => route.abort());
   await page.goto('/result?id=987654');
   await expect(toast(page, 'Error', 'Failed to load image. Please try again.')).toBeVisible();
-  await expect(page.getByTestId('result-pending')).toHaveCount(0);
+  await expect(page.getByTestId('job-gone')).toHaveCount(0);
   await expect(page.getByTestId('result-completed')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Back to Home' })).toBeVisible();
 });

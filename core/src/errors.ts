@@ -67,6 +67,11 @@ export const ERRORS = {
   NOT_FOUND: { status: 404, title: 'Error', message: 'Image not found' },
   ROUTE_NOT_FOUND: { status: 404, title: 'Error', message: 'Not found' },
   RESULT_NOT_READY: { status: 409, title: 'Error', message: 'Processed image not available yet' },
+  RETRY_NOT_AVAILABLE: {
+    status: 409,
+    title: 'Error',
+    message: 'Another free try is possible within 10 minutes of the first fill, up to 5 tries. Submit the photo again',
+  },
   RESULT_EXPIRED: {
     status: 410,
     title: 'Error',
@@ -115,6 +120,10 @@ export const ERRORS = {
     title: 'Daily Limit Reached',
     message: "You've reached your daily limit for this feature. Please try again tomorrow.",
   },
+  /** An administrator blocked this account (the admin page's Accounts): every API request is refused. */
+  ACCOUNT_SUSPENDED: { status: 403, title: 'Account suspended', message: 'Account suspended' },
+  /** The admin page and /api/admin/…: only the accounts ADMIN_EMAILS names (guests included get this). */
+  ADMIN_ONLY: { status: 403, title: 'Error', message: 'Only administrators may see this page' },
   INVALID_TOKEN: {
     status: 401,
     title: 'Authentication Error',

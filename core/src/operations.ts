@@ -492,15 +492,22 @@ const CATALOGUE = [
   {
     id: 'image-inpainting',
     name: 'Inpainting',
-    description: 'Repair damaged or unwanted areas by painting over them.',
+    description: 'Repair small damaged areas (scratches, spots, text, dates) by painting over them.',
     route: '/features/inpainting',
     input: 'photo+mask',
     mask: 'required',
     status: 'working',
     guestAccess: false,
     params: [],
-    whyChoose: ['Precise brush masks', 'Fills from surrounding texture', 'Untouched outside the mask', 'PNG output'],
-    tutorial: uploadTutorial('Paint over the area to repair.'),
+    whyChoose: [
+      'Mends scratches, spots, text and dates from what surrounds them',
+      'Precise brush masks',
+      'Untouched outside the mask',
+      'PNG output',
+    ],
+    tutorial: uploadTutorial(
+      'Paint over the scratches, spots or text to repair. To remove a whole object, use Object Removal.',
+    ),
   },
   {
     id: 'image-segmentation',

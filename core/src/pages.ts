@@ -28,6 +28,7 @@ export const PAGE_PATHS = [
   '/careers',
   '/press',
   '/customize',
+  '/admin',
 ] as const;
 export type PagePath = (typeof PAGE_PATHS)[number];
 

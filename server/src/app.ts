@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { AppError, NO_SUCH_JOB, type OperationId } from '@ai-editor/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
@@ -6,19 +6,24 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type DatabaseHandle, openDatabase } from './adapters/db.js';
 import type { EnginePool } from './adapters/engine-pool.js';
+import { type HostBoard, localHostBoard, redisHostBoard } from './adapters/host-board.js';
+import { LIMIT_CODES, Metrics, type MetricsServer, serveMetrics } from './adapters/metrics.js';
 import type { JobQueue } from './adapters/queue.js';
-import { selectQueue, selectRateLimiters, selectStorage } from './adapters/select.js';
+import { selectQueue, selectRateLimiters, selectStorage, workerName } from './adapters/select.js';
 import type { Storage } from './adapters/storage.js';
 import type { Config } from './config.js';
 import { createEngineRegistry } from './engines/registry.js';
+import { AdminRepository } from './repositories/admin.js';
 import { ApiKeyRepository } from './repositories/api-keys.js';
 import { ContactMessageRepository } from './repositories/contact-messages.js';
 import { ImageRepository } from './repositories/images.js';
 import { WebhookDeliveryRepository } from './repositories/webhook-deliveries.js';
 import { drainBody, registerJsonParser } from './request-bodies.js';
+import { adminRoutes } from './routes/admin.js';
 import { clientConfigRoutes } from './routes/client-config.js';
 import { contactRoutes } from './routes/contact.js';
 import { healthRoutes } from './routes/health.js';
+import { healthProbeRoutes } from './routes/health-probes.js';
 import { imageRoutes, imageView } from './routes/images.js';
 import { keyRoutes } from './routes/keys.js';
 import { libraryRoutes } from './routes/library.js';
@@ -29,6 +34,8 @@ import { sessionRoutes } from './routes/session.js';
 import { webRoutes } from './routes/web.js';
 import { registerSameOrigin } from './same-origin.js';
 import { registerSecurityHeaders } from './security-headers.js';
+import { registerAccountGuard } from './services/account-guard.js';
+import { AdminService } from './services/admin.js';
 import { assertAuthConfig, setUpAuth } from './services/auth/index.js';
 import { JobService } from './services/jobs.js';
 import { LibraryService } from './services/library.js';
@@ -67,6 +74,9 @@ export interface App {
   queue: JobQueue;
   /** Absent when this process runs no engines (a Redis queue with worker processes). */
   pool?: EnginePool;
+  metrics: Metrics;
+  /** Where `/metrics` is served (METRICS_PORT); absent when off. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -81,6 +91,15 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     trustProxy: config.trustProxy,
     // A connection with nothing moving for this long is closed (idle keep-alive sockets included).
     connectionTimeout: config.idleTimeoutMs,
+    // A sane incoming x-request-id is kept (a proxy's, so one id follows the request), else one is made.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
   });
   await registerSecurityHeaders(app, config);
   limitBodyTime(app, config.requestTimeoutMs);
@@ -95,6 +114,15 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     localOverrides: opts.localEngineOverrides,
   });
   const images = new ImageRepository(database.db);
+  const metrics = new Metrics({ queueStats: () => queue.stats() });
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpRequest(
+      request.routeOptions.url ?? 'unmatched',
+      request.method,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+  });
   // Embedded queue and engine pool by default; BullMQ (and worker processes) with REDIS_URL (adapters/select.ts).
   // The queue runs each job through the service built on the next line: it calls back only once jobs arrive.
   const { queue, pool } = selectQueue(config, {
@@ -102,8 +130,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     operationOf: (id) => images.operationOf(id),
     log: app.log,
     registry,
+    onHostEnded: (cause, replaced) => metrics.hostEnded(cause, replaced),
   });
   const jobs = new JobService({ images, storage, registry, queue, pool, config, log: app.log });
+  jobs.events.on('completed', (row) => metrics.jobEnded(row));
+  jobs.events.on('failed', (row) => metrics.jobEnded(row));
 
   // Routes validate and serialise with the zod schemas of core/src/api, which also make /api/openapi.json.
   app.setValidatorCompiler(validatorCompiler);
@@ -114,7 +145,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     limits: { fileSize: config.maxUploadBytes, files: 3, fields: 40, fieldSize: 64 * 1024, parts: 45 },
   });
   registerSessions(app);
-  app.setErrorHandler(errorHandler(config.maxUploadBytes));
+  app.setErrorHandler(errorHandler(config.maxUploadBytes, metrics));
   const limiters = selectRateLimiters(config, app.log);
   const auth = await setUpAuth(app, {
     config,
@@ -124,6 +155,16 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     jobs,
     log: app.log,
   });
+
+  const adminRepo = new AdminRepository(database.db);
+  const { redisUrl, queuePrefix } = config.scaleOut;
+  const hosts: HostBoard = redisUrl
+    ? redisHostBoard(redisUrl, queuePrefix, workerName(), pool)
+    : localHostBoard(workerName(), pool);
+  const admin = new AdminService({ repo: adminRepo, jobs, registry, hosts, pool, log: app.log });
+  await admin.start();
+  registerAccountGuard(app, { admin, repo: adminRepo });
+  adminRoutes(app, { admin, auth });
 
   const webhooks = new WebhookService({
     deliveries: new WebhookDeliveryRepository(database.db),
@@ -164,6 +205,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     storageMinFreeBytes: config.storageMinFreeBytes,
     isAdmin: healthTokenCheck(config.healthDetailsToken),
   });
+  healthProbeRoutes(app, { database, storage, queue, hosts });
   clientConfigRoutes(app, config);
   const contactMessages = new ContactMessageRepository(database.db);
   contactRoutes(app, { limiter: limiters.contact, save: (message) => contactMessages.save(message) });
@@ -180,6 +222,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await jobs.resumePending();
   webhooks.start();
   void sweep();
+  // Prometheus metrics on their own listener, never on the public port.
+  let metricsServer: MetricsServer | undefined;
+  if (config.metrics.port) metricsServer = await serveMetrics(metrics, config.metrics.port, config.metrics.host);
 
   return {
     app,
@@ -189,17 +234,21 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     storage,
     queue,
     pool,
+    metrics,
+    metricsUrl: metricsServer?.url,
     async close() {
       clearInterval(sweepTimer);
       // Every step has a time limit, and together they fit the deadline main.ts enforces (SHUTDOWN_DEADLINE_MS).
       // Requests still open after a second are cut; running jobs get their grace meanwhile (the Auth emulator
       // exports its accounts too); the jobs still running after it stay pending and run again at the next start.
+      admin.close();
       const grace = Math.min(config.shutdownGraceMs, SHUTDOWN_DEADLINE_MS - 1500);
       const http = within(app.close(), 1000).then((r) => r === 'timed out' && app.server.closeAllConnections());
       await Promise.all([
         http,
         within(auth.close(), grace),
         within(limiters.close(), 1000),
+        within(Promise.all([metricsServer?.close(), hosts.close()]), 1000),
         within(jobs.stopAfter(queue.close(), grace), grace + 500),
       ]);
       await within(webhooks.stop(), 500);
@@ -207,6 +256,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     },
   };
 }
+
+/** An incoming request id is kept when it is this plain and short. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 type RequestError = Error & { code?: string; statusCode?: number; validation?: { message?: string }[] };
 
@@ -232,12 +284,13 @@ function isMalformedMultipart(err: RequestError): boolean {
 }
 
 /**
- * Every error leaves as `{ code, message }` from the catalogue, with its status. A refusal given before the body
+ * Every error leaves as `{ code, message }` from the catalogue, with its status (faults of ours, 500, also with
+ * `requestId`; refusals by a limit are counted in the metrics). A refusal given before the body
  * was read is sent at once, and the rest of the body is then taken in and dropped, up to a bound: a client still
  * sending finishes and reads the answer (closing under it made Node's fetch report a broken pipe instead). Past
  * the bound the connection is closed.
  */
-const errorHandler = (maxUploadBytes: number) =>
+const errorHandler = (maxUploadBytes: number, metrics: Metrics) =>
   function handle(
     this: FastifyInstance,
     err: RequestError,
@@ -253,7 +306,10 @@ const errorHandler = (maxUploadBytes: number) =>
         (whole) => whole || raw.socket?.destroy(),
       );
     }
-    return reply.code(appError.status).send(appError.toBody());
+    if (LIMIT_CODES.has(appError.code)) metrics.refusedBy(appError.code);
+    // A fault of ours carries the request id, so that a visitor's report can be found in the log.
+    const body = appError.status === 500 ? { ...appError.toBody(), requestId: request.id } : appError.toBody();
+    return reply.code(appError.status).send(body);
   };
 
 /** A refused body is taken in up to the upload limit plus this (the form's other fields), for at most DRAIN_MS. */

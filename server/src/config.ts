@@ -83,6 +83,22 @@ export interface Config {
   contactRateLimit: RateLimit;
   /** New photo analyses (recommendations; cached ones are free) per visitor and per client address. */
   analysisRateLimit: { visitor: RateLimit; address: RateLimit };
+  /** Verified sign-in emails (lower case) of the accounts that may use the admin page. */
+  adminEmails: string[];
+  /** Prometheus metrics on their own listener (never the public port); off without a port. */
+  metrics: { port?: number; host: string };
+}
+
+/** ADMIN_EMAILS: comma-separated emails; each must look like one, so that a typo stops the start. */
+export function parseAdminEmails(raw: string | undefined): string[] {
+  if (!raw) return [];
+  const emails = raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  const bad = emails.find((e) => !/^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/.test(e));
+  if (bad !== undefined) throw new Error(`Invalid setting: ADMIN_EMAILS must be comma-separated emails, got "${bad}"`);
+  return emails;
 }
 
 /** Collects PREFIX_SOME_OPERATION=value into { 'some-operation': value }. */
@@ -231,6 +247,9 @@ const serverEnv = {
   GUEST_SUBMISSIONS_PER_WINDOW: env.whole(1),
   GUEST_SUBMISSION_WINDOW_MS: env.whole(1),
   ANALYSES_PER_MINUTE: env.whole(1),
+  ADMIN_EMAILS: env.text(),
+  METRICS_PORT: env.whole(1),
+  METRICS_HOST: env.text(),
 };
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -300,5 +319,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       visitor: { max: e.ANALYSES_PER_MINUTE ?? 20, windowMs: 60_000 },
       address: { max: (e.ANALYSES_PER_MINUTE ?? 20) * 3, windowMs: 60_000 },
     },
+    adminEmails: parseAdminEmails(e.ADMIN_EMAILS),
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST ?? '127.0.0.1' },
   };
 }

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { loggerOptions } from './logging.js';
 import { exitOnSignals, ignoreBrokenPipes } from './shutdown.js';
 import { exitOnStartupError } from './startup-errors.js';
 
@@ -7,7 +8,7 @@ import { exitOnStartupError } from './startup-errors.js';
 ignoreBrokenPipes();
 const started = await (async () => {
   const config = loadConfig();
-  const built = await buildApp({ config, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+  const built = await buildApp({ config, logger: loggerOptions() });
   return { config, ...built };
 })().catch(exitOnStartupError);
 const { app, config, close } = started;
@@ -22,6 +23,7 @@ await app.listen({ port: config.port, host: config.host }).catch(async (err) => 
   await close().catch(() => {});
   exitOnStartupError(err);
 });
+if (started.metricsUrl) app.log.info(`Prometheus metrics at ${started.metricsUrl}`);
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');

@@ -35,6 +35,7 @@ const PAGES: Record<Exclude<PagePath, '/'>, PageModule> = {
   '/careers': () => import('@/pages/Careers'),
   '/press': () => import('@/pages/Press'),
   '/customize': () => import('@/pages/Customize'),
+  '/admin': () => import('@/pages/Admin'),
 };
 
 export const routes: RouteObject[] = [

@@ -1,4 +1,5 @@
 /** The HTTP API's shapes, defined once: the server validates and serialises with them, the web app reads them. */
+export * from './admin.js';
 export * from './config.js';
 export * from './contact.js';
 export * from './errors.js';

@@ -58,6 +58,8 @@ export interface EnginePoolOptions {
   /** Where engines cache converted model files. */
   modelCacheDir?: string;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Each host that ends, with why (metrics: restarts and kills by cause). */
+  onHostEnded?: (cause: FailureReason, replaced: boolean) => void;
 }
 
 export interface RunOptions {
@@ -68,6 +70,17 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** The signal only takes the task out of the queue; once running, it finishes (a short task: photo analysis). */
   whileWaitingOnly?: boolean;
+  /** Told the PID of the host the job starts on. */
+  onHost?: (pid: number | undefined) => void;
+}
+
+/** One host as the admin page shows it. */
+export interface HostStatus {
+  pid: number | null;
+  ready: boolean;
+  busy: boolean;
+  rssMb: number;
+  loaded: string[];
 }
 
 /** Pool figures for /api/health and the benchmarks. */
@@ -139,6 +152,7 @@ class Host {
     this.timer = setTimeout(() => this.end('timeout'), task.opts.timeoutMs + HOST_BOOT_MS);
     const command: RunCommand = { type: 'run', task: task.id, module: task.module, input: task.input };
     this.child.send(command);
+    task.opts.onHost?.(this.pid);
   }
 
   /** Ends the host with SIGKILL: the only way to stop native or wasm code mid-call. Its job fails on exit. */
@@ -243,6 +257,17 @@ export class EnginePool {
     };
   }
 
+  /** Each host: ready, busy, memory and the engine modules it has loaded. */
+  hostStatus(): HostStatus[] {
+    return this.hosts.map((h) => ({
+      pid: h.pid ?? null,
+      ready: h.ready && h.alive,
+      busy: !!h.task,
+      rssMb: Math.round(h.rssMb),
+      loaded: h.loaded,
+    }));
+  }
+
   run(module: string, input: EngineInput, opts: RunOptions): Promise<EngineOutput> {
     if (this.closed) return Promise.reject(new EngineFailure('the engine pool is closed', 'crashed'));
     if (opts.signal?.aborted) return Promise.reject(new EngineFailure('cancelled', 'cancelled'));
@@ -304,6 +329,7 @@ export class EnginePool {
       }
       task.reject(failure);
     }
+    this.opts.onHostEnded?.(host.failure(code, signal).reason, !this.closed);
     if (this.closed) return;
     this.replaced++;
     // A host that could not even start is not restarted in a tight loop.

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { BullmqQueue, startBullmqWorker } from './bullmq-queue.js';
-import { EnginePool } from './engine-pool.js';
+import { EnginePool, type EnginePoolOptions } from './engine-pool.js';
 import { InProcessQueue, type JobHandler, type JobQueue } from './queue.js';
 import {
   memoryRateLimiter,
@@ -51,7 +51,12 @@ export function selectRateLimiters(config: Config, log: FastifyBaseLogger): Rate
 }
 
 /** The engine hosts of this process (the API on the embedded defaults, or a scale-out worker): one code path. */
-export function createEnginePool(config: Config, registry: EngineRegistry, log?: FastifyBaseLogger): EnginePool {
+export function createEnginePool(
+  config: Config,
+  registry: EngineRegistry,
+  log?: FastifyBaseLogger,
+  onHostEnded?: EnginePoolOptions['onHostEnded'],
+): EnginePool {
   const local = registry.all().flatMap((b) => (b.kind === 'local' ? [b] : []));
   const wanted = config.enginePreload;
   const preload = local.filter((b) => wanted === 'all' || wanted.includes(b.operation)).map((b) => b.module);
@@ -65,6 +70,7 @@ export function createEnginePool(config: Config, registry: EngineRegistry, log?:
     modelCacheDir: config.modelCacheDir,
     preload,
     log,
+    onHostEnded,
   });
 }
 
@@ -78,6 +84,8 @@ export interface QueueDeps {
   operationOf(imageId: number): Promise<string | undefined>;
   log: FastifyBaseLogger;
   registry: EngineRegistry;
+  /** Each engine host that ends, with why (metrics). */
+  onHostEnded?: EnginePoolOptions['onHostEnded'];
 }
 
 export interface QueueSelection {
@@ -94,7 +102,7 @@ export interface QueueSelection {
 export function selectQueue(config: Config, deps: QueueDeps): QueueSelection {
   const { redisUrl, queuePrefix, runEngines } = config.scaleOut;
   if (!redisUrl && !runEngines) throw new Error('RUN_ENGINES=false needs REDIS_URL: worker processes run the jobs');
-  const pool = runEngines ? createEnginePool(config, deps.registry, deps.log) : undefined;
+  const pool = runEngines ? createEnginePool(config, deps.registry, deps.log, deps.onHostEnded) : undefined;
   if (!redisUrl) {
     return { queue: new InProcessQueue(deps.run, config.engineHosts), pool };
   }

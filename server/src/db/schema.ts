@@ -2,6 +2,7 @@ import type { JobStatus, OperationId } from '@ai-editor/core';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  boolean,
   date,
   index,
   integer,
@@ -44,6 +45,14 @@ export const images = pgTable(
     /** Submitted with this API key; its webhook (if any) is signed with the key's secret. */
     apiKeyId: integer('api_key_id').references((): AnyPgColumn => apiKeys.id, { onDelete: 'set null' }),
     webhookUrl: text('webhook_url'),
+    /** The uploaded photo's size, for the admin page's failures. */
+    inputWidth: integer('input_width'),
+    inputHeight: integer('input_height'),
+    inputBytes: integer('input_bytes'),
+    /** The worker process and engine host that ran the job ("host-pid/enginePid"). */
+    engineHost: text('engine_host'),
+    /** What the server logged about a failure (the visitor sees metadata.error only). */
+    failureReason: text('failure_reason'),
   },
   (t) => [
     index('images_status_idx').on(t.status),
@@ -51,6 +60,7 @@ export const images = pgTable(
     // "My images": a visitor's jobs, newest first (signed-in users by uid, guests by session).
     index('images_owner_uid_idx').on(t.ownerUid, t.id),
     index('images_owner_session_idx').on(t.ownerSession, t.id),
+    index('images_updated_idx').on(t.updatedAt),
   ],
 );
 
@@ -76,6 +86,8 @@ export const sessionBindings = pgTable(
     email: text('email'),
     name: text('name'),
     picture: text('picture'),
+    /** The token said the email is verified (only such emails can be ADMIN_EMAILS's). */
+    emailVerified: boolean('email_verified').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('session_bindings_uid_idx').on(t.uid)],
@@ -168,3 +180,34 @@ export const webhookDeliveries = pgTable(
 );
 
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+/** Every account that has signed in, for the admin page's Accounts; `blockedAt` set while it is suspended. */
+export const accounts = pgTable(
+  'accounts',
+  {
+    uid: text('uid').primaryKey(),
+    email: text('email'),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    name: text('name'),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    blockedAt: timestamp('blocked_at', { withTimezone: true }),
+    /** The administrator's uid. */
+    blockedBy: text('blocked_by'),
+  },
+  (t) => [index('accounts_email_idx').on(sql`lower(${t.email})`)],
+);
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+/** Every administrator action: who, what, on which target, when. */
+export const adminAudit = pgTable('admin_audit', {
+  id: serial('id').primaryKey(),
+  actorUid: text('actor_uid').notNull(),
+  actorEmail: text('actor_email'),
+  /** e.g. cancel-job, block-account, unblock-account. */
+  action: text('action').notNull(),
+  /** e.g. job:42, account:<uid>. */
+  target: text('target').notNull(),
+  detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

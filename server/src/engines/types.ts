@@ -13,6 +13,8 @@ export interface EngineInput {
   /** The second photo (`file2`, face swap's face). */
   image2?: Buffer;
   params: Params;
+  /** Another try of the same job ('Try another fill'): 1, 2, ...; the fills choose other sources. */
+  variation?: number;
 }
 
 /** The files an operation takes, typed from its catalogue entry: a photo tool's `image` is always there. */

@@ -47,6 +47,15 @@ export class ImageRepository {
     return row;
   }
 
+  /** The rows submitted as other tries of job `rootId` ('Try another fill'), oldest first. */
+  async tries(rootId: number): Promise<ImageRow[]> {
+    return this.db
+      .select()
+      .from(images)
+      .where(sql`${images.metadata}->>'retryOf' = ${String(rootId)}`)
+      .orderBy(asc(images.id));
+  }
+
   /** Status, results and sweep time of the rows among `ids` that exist. */
   async resultsOf(ids: number[]): Promise<Pick<ImageRow, 'id' | 'status' | 'resultKeys' | 'purgedAt'>[]> {
     if (ids.length === 0) return [];
@@ -107,6 +116,11 @@ export class ImageRepository {
       .where(pending(id));
   }
 
+  /** Which process and engine host runs the job (the admin page's queue). */
+  async setEngineHost(id: number, host: string): Promise<void> {
+    await this.db.update(images).set({ engineHost: host }).where(pending(id));
+  }
+
   /** Counts one more engine host this job brought down; the row after, or undefined if it is gone. */
   async countHostKill(id: number): Promise<ImageRow | undefined> {
     const [row] = await this.db
@@ -133,11 +147,17 @@ export class ImageRepository {
   }
 
   /** Ends a pending job as failed; undefined when it had already ended. */
-  async fail(id: number, patch: Record<string, unknown>): Promise<ImageRow | undefined> {
+  async fail(id: number, patch: Record<string, unknown>, reason?: string): Promise<ImageRow | undefined> {
     const now = new Date();
     const [row] = await this.db
       .update(images)
-      .set({ status: 'failed', metadata: mergeMetadata(patch), completedAt: now, updatedAt: now })
+      .set({
+        status: 'failed',
+        metadata: mergeMetadata(patch),
+        completedAt: now,
+        updatedAt: now,
+        ...(reason !== undefined && { failureReason: reason.slice(0, 2000) }),
+      })
       .where(pending(id))
       .returning();
     return row;

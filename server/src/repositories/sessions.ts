@@ -8,6 +8,7 @@ export type SessionBinding = typeof sessionBindings.$inferSelect;
 export interface BoundUser {
   uid: string;
   email?: string;
+  emailVerified?: boolean;
   name?: string;
   picture?: string;
 }
@@ -33,6 +34,7 @@ export class SessionRepository {
         sessionId: newSessionId,
         uid: user.uid,
         email: user.email ?? null,
+        emailVerified: user.emailVerified ?? false,
         name: user.name ?? null,
         picture: user.picture ?? null,
       });

@@ -15,6 +15,7 @@ import {
 } from '@ai-editor/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { encodeOutput } from '../adapters/output-format.js';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
@@ -159,6 +160,44 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
     async (request) => {
       const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
       return imageView(row, jobs);
+    },
+  );
+
+  app.post(
+    '/api/images/:id/retry',
+    {
+      schema: {
+        operationId: 'retryFill',
+        summary:
+          'Another try of an object-removal or inpainting job on the same photo and mask, with other source choices; no use is counted within 10 minutes of the first job (up to 5 tries)',
+        tags: ['images'],
+        params: jobIdParams,
+        response: { 201: imageJobSchema },
+      },
+    },
+    async (request, reply) => {
+      const first = await jobs.getOwned(Number(request.params.id), ownerOf(request));
+      await deps.admission?.check(request, reply, first.operation as OperationId);
+      const row = await jobs.retry(ownerOf(request), first.id);
+      reply.code(201);
+      return imageView(row, jobs);
+    },
+  );
+
+  app.get(
+    '/api/images/:id/tries',
+    {
+      schema: {
+        operationId: 'listTries',
+        summary: 'A job and its other tries (Try another fill), the first job first',
+        tags: ['images'],
+        params: jobIdParams,
+        response: { 200: z.object({ tries: z.array(imageJobSchema) }) },
+      },
+    },
+    async (request) => {
+      const rows = await jobs.tries(ownerOf(request), Number(request.params.id));
+      return { tries: await Promise.all(rows.map((r) => imageView(r, jobs))) };
     },
   );
 

@@ -28,6 +28,7 @@ export async function meView(request: FastifyRequest, auth: Auth): Promise<Me> {
       : null,
     type,
     canDownload: mayDownload(type),
+    admin: auth.isAdmin(user),
     usage,
     resetsAt: user ? nextUtcMidnight(auth.usage.currentTime()).toISOString() : null,
   };

@@ -13,6 +13,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
 import type { JobQueue } from '../adapters/queue.js';
+import { workerName } from '../adapters/select.js';
 import type { Storage } from '../adapters/storage.js';
 import type { Config } from '../config.js';
 import type { ImageRow } from '../db/schema.js';
@@ -27,6 +28,12 @@ export interface JobSource {
   id: number;
   index: number;
 }
+
+/** Operations whose result can be tried again for free: the fills, whose source choices vary with `variation`. */
+const RETRYABLE = new Set<OperationId>(['object-removal', 'image-inpainting']);
+/** Other tries are free this long after the first job was submitted, and this many times. */
+export const RETRY_WINDOW_MS = 10 * 60_000;
+export const MAX_TRIES = 5;
 
 /** A job that was running when its process died is tried again once, then failed with a clear reason. */
 const MAX_ATTEMPTS = 2;
@@ -123,6 +130,11 @@ export class JobService {
         parameters: params,
         metadata: { stage: 'queued' },
         ...keys,
+        ...(files.file && {
+          inputWidth: files.file.width,
+          inputHeight: files.file.height,
+          inputBytes: files.file.bytes.length,
+        }),
         ...(source && { sourceImageId: source.id, sourceIndex: source.index }),
         ...(api && { apiKeyId: api.keyId, webhookUrl: api.webhookUrl ?? null }),
       });
@@ -132,6 +144,66 @@ export class JobService {
       await Promise.all(written.map((k) => this.deps.storage.delete(k)));
       throw err;
     }
+  }
+
+  /**
+   * Another try of a fill ('Try another fill'): a new job on the same photo and mask as the owner's job `id` (or
+   * the first job it was itself a try of), with the next `variation`, so the fill chooses other sources. The
+   * caller counts no use for it: it is free within RETRY_WINDOW_MS of the first job, up to MAX_TRIES jobs.
+   */
+  async retry(owner: Owner, id: number, now = new Date()): Promise<ImageRow> {
+    const row = await this.getOwned(id, owner);
+    const rootId = Number(row.metadata.retryOf ?? row.id);
+    const root = rootId === row.id ? row : await this.getOwned(rootId, owner);
+    if (root.purgedAt || !root.originalKey || !root.maskKey) throw this.expired();
+    const operation = root.operation as OperationId;
+    if (!RETRYABLE.has(operation)) throw new AppError('RETRY_NOT_AVAILABLE');
+    const tries = await this.deps.images.tries(root.id);
+    if (now.getTime() - root.createdAt.getTime() > RETRY_WINDOW_MS || tries.length + 1 >= MAX_TRIES) {
+      throw new AppError('RETRY_NOT_AVAILABLE');
+    }
+    this.assertAvailable(operation);
+    const folder = `originals/${randomUUID()}`;
+    const keys = {
+      originalKey: `${folder}/${root.originalKey.split('/').pop()}`,
+      maskKey: `${folder}/${root.maskKey.split('/').pop()}`,
+    };
+    const written: string[] = [];
+    try {
+      for (const [from, to] of [
+        [root.originalKey, keys.originalKey],
+        [root.maskKey, keys.maskKey],
+      ] as const) {
+        const ext = to.slice(to.lastIndexOf('.') + 1);
+        await this.deps.storage.put(
+          to,
+          await this.deps.storage.get(from),
+          ext === 'jpg' ? 'image/jpeg' : `image/${ext}`,
+        );
+        written.push(to);
+      }
+      const variation = tries.length + 1;
+      const inserted = await this.deps.images.insert({
+        operation,
+        ownerSession: owner.sessionId,
+        ownerUid: owner.uid ?? null,
+        parameters: root.parameters,
+        metadata: { stage: 'queued', retryOf: root.id, try: variation + 1, variation },
+        ...keys,
+      });
+      await this.deps.queue.enqueue(inserted.id);
+      return inserted;
+    } catch (err) {
+      await Promise.all(written.map((k) => this.deps.storage.delete(k)));
+      throw err;
+    }
+  }
+
+  /** Job `id` and its other tries (the first job first), as the owner sees them. */
+  async tries(owner: Owner, id: number): Promise<ImageRow[]> {
+    const row = await this.getOwned(id, owner);
+    const root = await this.getOwned(Number(row.metadata.retryOf ?? row.id), owner);
+    return [root, ...(await this.deps.images.tries(root.id))];
   }
 
   /** The answer for a job whose files retention has deleted, naming this server's retention time. */
@@ -193,7 +265,7 @@ export class JobService {
         return;
       }
       const failure = await this.failure(err, row);
-      await this.fail(id, failure.message, failure.code);
+      await this.fail(id, failure.message, failure.code, reasonOf(err));
     } finally {
       clearInterval(watch);
       this.running.delete(id);
@@ -217,9 +289,10 @@ export class JobService {
    * failed job's), leaves the queue, and its engine is stopped (its host ended, or its prediction cancelled). A job
    * running in another process stops when that process sees the row is no longer pending.
    */
-  async cancel(id: number, owner: Owner): Promise<ImageRow> {
-    const row = await this.getOwned(id, owner);
-    const failed = row.status === 'pending' && (await this.fail(id, errorMessage('CANCELLED'), 'CANCELLED'));
+  async cancel(id: number, owner: Owner | 'any', reason?: string): Promise<ImageRow> {
+    const row = owner === 'any' ? await this.find(id) : await this.getOwned(id, owner);
+    if (!row) throw new AppError('NOT_FOUND');
+    const failed = row.status === 'pending' && (await this.fail(id, errorMessage('CANCELLED'), 'CANCELLED', reason));
     if (!failed) throw new AppError('JOB_FINISHED');
     this.running.get(id)?.abort();
     await this.deps.queue.remove(id);
@@ -228,14 +301,15 @@ export class JobService {
 
   /** What the visitor is told about a failed job, with the catalogue's code where there is one. */
   private async failure(err: unknown, row: ImageRow): Promise<VisitorError> {
+    const log = this.logFor(row);
     const known = (code: ErrorCode) => ({ message: errorMessage(code), code });
     if (err instanceof EngineFailure && err.endedHost) {
-      this.deps.log.error({ job: row.id, err: err.message }, 'the job ended its engine host');
+      log.error({ err: err.message }, 'the job ended its engine host');
       if ((await this.countHostKill(row.id)) >= MAX_HOST_KILLS) return known('JOB_KILLED_HOST');
     }
     // The engine's outcome (runEngine passes remote engines' failures on as EngineFailures).
     if (err instanceof EngineFailure || err instanceof AppError) {
-      return visitorError(err, this.deps.log, { job: row.id, operation: row.operation });
+      return visitorError(err, log, { operation: row.operation });
     }
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOSPC' || code === 'EDQUOT') {
@@ -243,7 +317,7 @@ export class JobService {
       return known('OUT_OF_STORAGE');
     }
     // Anything else (storage, database) is logged, not shown.
-    this.deps.log.error({ job: row.id, err }, 'job failed');
+    log.error({ err }, 'job failed');
     return known('UNKNOWN_ERROR');
   }
 
@@ -262,14 +336,17 @@ export class JobService {
       image: row.originalKey ? await this.deps.storage.get(row.originalKey) : undefined,
       mask: row.maskKey ? await this.deps.storage.get(row.maskKey) : undefined,
       image2: row.file2Key ? await this.deps.storage.get(row.file2Key) : undefined,
+      ...(typeof row.metadata.variation === 'number' && { variation: row.metadata.variation }),
     };
     const onProgress = this.progressWriter(row.id);
     const timeoutMs = this.deps.config.jobTimeoutMs;
     if (binding.kind === 'local') {
       if (!this.deps.pool) throw new Error('This process runs no engines');
-      return this.deps.pool.run(binding.module, input, { onProgress, timeoutMs, signal });
+      const onHost = (pid: number | undefined) => this.recordHost(row.id, `${workerName()}/${pid ?? '?'}`);
+      return this.deps.pool.run(binding.module, input, { onProgress, timeoutMs, signal, onHost });
     }
     if (binding.kind === 'remote') {
+      this.recordHost(row.id, `${workerName()}/${binding.name}`);
       // Remote engines run in this process and stop on their signal (the prediction is cancelled).
       const timeout = AbortSignal.timeout(timeoutMs);
       try {
@@ -278,11 +355,21 @@ export class JobService {
       } catch (err) {
         if (signal.aborted) throw new EngineFailure('cancelled', 'cancelled');
         if (timeout.aborted) throw new EngineFailure('timeout', 'timeout');
-        const shown = visitorError(err, this.deps.log, { job: row.id, operation });
+        const shown = visitorError(err, this.logFor(row), { operation });
         throw new EngineFailure(shown.message, 'engine', shown.code);
       }
     }
     throw new AppError('OPERATION_UNAVAILABLE', { name: getOperation(operation).name, enable: binding.reason });
+  }
+
+  /** Every line about a job carries its id and operation. */
+  private logFor(row: Pick<ImageRow, 'id' | 'operation'>): FastifyBaseLogger {
+    return this.deps.log.child({ job: row.id, operation: row.operation });
+  }
+
+  /** Which process and engine host runs the job, for the admin page. */
+  private recordHost(id: number, host: string): void {
+    this.deps.images.setEngineHost(id, host).catch((err) => this.deps.log.warn({ job: id, err }, 'host not recorded'));
   }
 
   /** Coalesces progress reports into at most one database write per interval (and one per stage change). */
@@ -344,8 +431,11 @@ export class JobService {
   }
 
   /** Marks a pending job failed; returns the row, or undefined if it had already ended. */
-  async fail(id: number, message: string, code?: ErrorCode): Promise<ImageRow | undefined> {
-    const row = await this.deps.images.fail(id, { stage: 'failed', error: message, ...(code && { errorCode: code }) });
+  async fail(id: number, message: string, code?: ErrorCode, reason?: string): Promise<ImageRow | undefined> {
+    const patch = { stage: 'failed', error: message, ...(code && { errorCode: code }) };
+    const row = await (reason === undefined
+      ? this.deps.images.fail(id, patch)
+      : this.deps.images.fail(id, patch, reason));
     if (row) this.events.emit('failed', row);
     return row;
   }
@@ -356,4 +446,11 @@ export class JobService {
     for (const id of ids) await this.deps.queue.enqueue(id);
     return ids.length;
   }
+}
+
+/** What the log says about a failure (the admin page's "reason"), the visitor is shown the catalogue's message. */
+function reasonOf(err: unknown): string {
+  if (err instanceof EngineFailure) return `${err.reason}: ${err.message}`;
+  if (err instanceof Error) return err.message;
+  return String(err);
 }

@@ -1,12 +1,13 @@
 import { pino } from 'pino';
 import { loadConfig } from '../config.js';
+import { loggerOptions } from '../logging.js';
 import { ignoreBrokenPipes } from '../shutdown.js';
 import { exitOnStartupError } from '../startup-errors.js';
 import { startWorkerProcess } from './process.js';
 
 /** `npm run worker`: one scale-out worker process (needs DATABASE_URL and REDIS_URL; S3_* for shared storage). */
 ignoreBrokenPipes();
-const log = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+const log = pino(loggerOptions());
 const worker = await startWorkerProcess({ config: loadConfig(), log }).catch(exitOnStartupError);
 
 let stopping = false;

@@ -2,6 +2,8 @@ import type { OperationId } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { BullmqQueue, startBullmqWorker } from '../adapters/bullmq-queue.js';
 import { type DatabaseHandle, openDatabase } from '../adapters/db.js';
+import { redisHostBoard } from '../adapters/host-board.js';
+import { Metrics, type MetricsServer, serveMetrics } from '../adapters/metrics.js';
 import { createEnginePool, selectStorage, workerName } from '../adapters/select.js';
 import type { Config } from '../config.js';
 import { createEngineRegistry } from '../engines/registry.js';
@@ -25,6 +27,9 @@ export interface WorkerProcess {
   name: string;
   jobs: JobService;
   database: DatabaseHandle;
+  metrics: Metrics;
+  /** Where this worker's `/metrics` is served (METRICS_PORT); absent when off. */
+  metricsUrl?: string;
   /** Stops taking jobs, lets the running ones finish, then ends the engine hosts and connections. */
   close(): Promise<void>;
 }
@@ -47,9 +52,10 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   const storage = selectStorage(config);
   const registry = createEngineRegistry(config, { localOverrides: opts.localEngineOverrides });
   const images = new ImageRepository(database.db);
-  const pool = createEnginePool(config, registry, log);
   // The producer side, for re-enqueueing and cancels; only this process's own worker below takes jobs.
   const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, (id) => images.operationOf(id), log);
+  const metrics = new Metrics({ queueStats: () => queue.stats() });
+  const pool = createEnginePool(config, registry, log, (cause, replaced) => metrics.hostEnded(cause, replaced));
   const jobs = new JobService({ images, storage, registry, queue, pool, config, log });
   // The worker that finishes a job sends its webhook; every process retries the due ones.
   const webhooks = new WebhookService({
@@ -61,8 +67,14 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   });
   watchJobsForWebhooks(jobs, webhooks, log);
   webhooks.start();
+  jobs.events.on('completed', (row) => metrics.jobEnded(row));
+  jobs.events.on('failed', (row) => metrics.jobEnded(row));
 
   const name = workerName();
+  // Every API process's admin page and readiness probe see this worker's hosts.
+  const hosts = redisHostBoard(redisUrl, queuePrefix, name, pool);
+  let metricsServer: MetricsServer | undefined;
+  if (config.metrics.port) metricsServer = await serveMetrics(metrics, config.metrics.port, config.metrics.host);
   const worker = startBullmqWorker(
     {
       redisUrl,
@@ -93,8 +105,11 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
     name,
     jobs,
     database,
+    metrics,
+    metricsUrl: metricsServer?.url,
     async close() {
       clearInterval(resumeTimer);
+      await Promise.all([metricsServer?.close(), hosts.close()]);
       // Running jobs get a grace period; the ones still running after it stay pending, and BullMQ hands them to
       // another worker once their lock expires (or to this one at its next start).
       await jobs.stopAfter(worker.close(), config.shutdownGraceMs);

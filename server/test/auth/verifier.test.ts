@@ -72,7 +72,13 @@ afterAll(() => new Promise<void>((r) => jwksServer.close(() => r())));
 describe('Firebase ID token verification (firebase mode)', () => {
   it('accepts a valid RS256 token signed by a key in the key set, and reads the profile', async () => {
     const user = await verifier.verify(await token());
-    expect(user).toEqual({ uid: 'uid-ada', name: 'Ada Lovelace', email: 'ada@example.com', picture: undefined });
+    expect(user).toEqual({
+      uid: 'uid-ada',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      emailVerified: false,
+      picture: undefined,
+    });
     expect(jwksRequests).toBeGreaterThan(0);
   });
 

@@ -39,6 +39,11 @@ function row(patch: Partial<ImageRow> = {}): ImageRow {
     sourceIndex: null,
     apiKeyId: null,
     webhookUrl: null,
+    inputWidth: null,
+    inputHeight: null,
+    inputBytes: null,
+    engineHost: null,
+    failureReason: null,
     ...patch,
   };
 }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { createEmulatorAccount, emulatorAnswers } from './emulator-accounts.js';
+import { createEmulatorAccount, createGoogleAccount, emulatorAnswers } from './emulator-accounts.js';
 import type { TestServer, Visitor } from './server.js';
 
 export interface TestUser {
@@ -41,10 +41,16 @@ export function emulatorReady(): Promise<void> {
 }
 
 /** Creates a new account in the emulator and returns its ID token. */
-export async function mintUser(name = 'Test User'): Promise<TestUser> {
+export async function mintUser(name = 'Test User', email = `user-${randomUUID()}@example.com`): Promise<TestUser> {
   await emulatorReady();
-  const email = `user-${randomUUID()}@example.com`;
   const { uid, idToken } = await createEmulatorAccount(emulator().url, { email, displayName: name });
+  return { uid, email, name, idToken };
+}
+
+/** A Google account (verified email) with this email: what ADMIN_EMAILS matches. */
+export async function mintGoogleUser(email: string, name = 'Admin User'): Promise<TestUser> {
+  await emulatorReady();
+  const { uid, idToken } = await createGoogleAccount(emulator().url, { email, displayName: name });
   return { uid, email, name, idToken };
 }
 

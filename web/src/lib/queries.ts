@@ -1,4 +1,16 @@
-import type { ApiKey, ClientConfig, Health, LibraryPage, Me, Recommendation } from '@ai-editor/core';
+import type {
+  AdminAccount,
+  AdminAudit,
+  AdminEngines,
+  AdminJobList,
+  AdminUsage,
+  ApiKey,
+  ClientConfig,
+  Health,
+  LibraryPage,
+  Me,
+  Recommendation,
+} from '@ai-editor/core';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { fetchJob } from '@/features/tool/jobs';
 import { getJson, throwIfResNotOk } from './api';
@@ -52,6 +64,35 @@ export const queries = {
     queryOptions({
       queryKey: ['/api/keys', owner],
       queryFn: async ({ signal }) => (await getJson<{ keys: ApiKey[] }>('/api/keys', signal)).keys,
+    }),
+  /** The admin page: every visitor's jobs (with filters), engines, usage, accounts and the audit log. */
+  adminJobs: (filter: Record<string, string>) => {
+    const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v));
+    return queryOptions({
+      queryKey: ['/api/admin/jobs', filter],
+      queryFn: ({ signal }) => getJson<AdminJobList>(`/api/admin/jobs?${query}`, signal),
+    });
+  },
+  adminEngines: () =>
+    queryOptions({
+      queryKey: ['/api/admin/engines'],
+      queryFn: ({ signal }) => getJson<AdminEngines>('/api/admin/engines', signal),
+    }),
+  adminUsage: () =>
+    queryOptions({
+      queryKey: ['/api/admin/usage'],
+      queryFn: ({ signal }) => getJson<AdminUsage>('/api/admin/usage', signal),
+    }),
+  adminAccounts: (email: string) =>
+    queryOptions({
+      queryKey: ['/api/admin/accounts', email],
+      queryFn: ({ signal }) =>
+        getJson<{ accounts: AdminAccount[] }>(`/api/admin/accounts?${new URLSearchParams({ email })}`, signal),
+    }),
+  adminAudit: () =>
+    queryOptions({
+      queryKey: ['/api/admin/audit'],
+      queryFn: ({ signal }) => getJson<AdminAudit>('/api/admin/audit', signal),
     }),
   openApi: () =>
     queryOptions({

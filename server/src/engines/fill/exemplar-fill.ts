@@ -20,6 +20,20 @@ export interface ExemplarOptions {
    * pixel stands for, which colour alone no longer shows (a thin mast is a faint line at half size).
    */
   features?: boolean;
+  /** 1 where a patch centred there may be copied (fill-sources.ts); every patch outside the hole if absent. */
+  allowed?: Uint8Array;
+  /** 1 at target centres next to an object the hole touches: they may copy from any patch, to continue its edge. */
+  nearObject?: Uint8Array;
+  /**
+   * 1 on known pixels of an object the hole touches: a patch holding one gets no data term, so the object's outline
+   * is not carried into the hole as if it were a structure crossing it.
+   */
+  object?: Uint8Array;
+  /**
+   * Another try: above 0, each candidate's cost is raised by up to VARIATION_SPREAD of itself, by a hash of the
+   * candidate and this number, so other sources win where several were close.
+   */
+  variation?: number;
 }
 
 /** Sources are searched this far around the patch (pixels) at most; the window shrinks with small holes. */
@@ -36,6 +50,16 @@ const DISTANCE_WEIGHT = 10;
  * centre; this keeps the grain (grass texture ratio 0.59 without, 0.66 with).
  */
 const CONTRAST = 1;
+/** How much another try ('variation') may raise a candidate's cost, as a share of it. */
+const VARIATION_SPREAD = 0.6;
+
+/** A number in [0, 1) from a source index and a try number (an integer hash). */
+function jitter(s: number, variation: number): number {
+  let x = (s * 374761393 + variation * 668265263) | 0;
+  x = Math.imul(x ^ (x >>> 13), 1274126177);
+  return ((x ^ (x >>> 16)) >>> 0) / 4294967296;
+}
+
 /** Priority floor for the data term, so patches on flat borders still get their turn by confidence. */
 const DATA_FLOOR = 0.01;
 
@@ -48,7 +72,7 @@ export function exemplarFill(
   w: number,
   h: number,
   hole: Uint8Array,
-  { r, nc, features = false }: ExemplarOptions,
+  { r, nc, features = false, allowed, nearObject, object, variation = 0 }: ExemplarOptions,
 ): Int32Array {
   const n = w * h;
   const src = new Int32Array(n).fill(-1);
@@ -59,10 +83,13 @@ export function exemplarFill(
     gray[i] = ((img[i * nc] as number) + (img[i * nc + 1] as number) + (img[i * nc + 2] as number)) / 3;
   const near = dilate(hole, w, h, r);
   const valid = new Uint8Array(n);
+  const plain = new Uint8Array(n);
   let anyValid = false;
   for (let y = r; y < h - r; y++) {
     for (let x = r; x < w - r; x++) {
       if (near[y * w + x]) continue;
+      plain[y * w + x] = 1;
+      if (allowed && !allowed[y * w + x]) continue;
       valid[y * w + x] = 1;
       anyValid = true;
     }
@@ -110,7 +137,9 @@ export function exemplarFill(
         d += e3 * e3 + e4 * e4;
       }
     }
-    return d < bound ? d / nKnown + penalty : Number.POSITIVE_INFINITY;
+    if (d >= bound) return Number.POSITIVE_INFINITY;
+    const c = d / nKnown + penalty;
+    return variation > 0 ? c * (1 + VARIATION_SPREAD * jitter(s, variation)) : c;
   };
 
   /**
@@ -130,6 +159,7 @@ export function exemplarFill(
     const t = clampY(y) * w + clampX(x);
     centre[p] = t;
     let c = 0;
+    let onObject = false;
     let gBest = 0;
     let gx = 0;
     let gy = 0;
@@ -137,6 +167,7 @@ export function exemplarFill(
       const q = t + (offs[j] as number);
       c += conf[q] as number;
       if (!filled[q]) continue;
+      if (object?.[q]) onObject = true;
       const qx = q % w;
       if (qx === 0 || qx === w - 1 || q < w || q >= n - w) continue;
       if (!filled[q - 1] || !filled[q + 1] || !filled[q - w] || !filled[q + w]) continue;
@@ -158,7 +189,7 @@ export function exemplarFill(
     const nx = f(1, -1) + 2 * f(1, 0) + f(1, 1) - f(-1, -1) - 2 * f(-1, 0) - f(-1, 1);
     const ny = f(-1, 1) + 2 * f(0, 1) + f(1, 1) - f(-1, -1) - 2 * f(0, -1) - f(1, -1);
     const nl = Math.hypot(nx, ny) || 1;
-    const data = Math.abs(-gy * nx + gx * ny) / nl / 255;
+    const data = onObject ? 0 : Math.abs(-gy * nx + gx * ny) / nl / 255;
     return (c / offs.length) * (data + DATA_FLOOR);
   };
   // Priorities are kept and, after each patch, recomputed only near it: a pixel's patch (centred up to r away
@@ -197,8 +228,9 @@ export function exemplarFill(
     // 2-pixel grid, then the best one's 8 neighbours.
     let best = -1;
     let bestC = Number.POSITIVE_INFINITY;
+    const nearT = nearObject?.[t] === 1;
     const tryCand = (s: number) => {
-      if (s < 0 || s >= n || !valid[s] || s === best) return;
+      if (s < 0 || s >= n || s === best || !(valid[s] || (nearT && plain[s]))) return;
       const c = cost(t, s, bestC);
       if (c < bestC) {
         bestC = c;

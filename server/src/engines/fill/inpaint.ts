@@ -13,6 +13,7 @@ import type { RawImage } from '../raster/image.js';
 import { dilate } from '../raster/morphology.js';
 import { seededRandom } from '../raster/random.js';
 import { exemplarFill } from './exemplar-fill.js';
+import { backgroundSources } from './fill-sources.js';
 import { blendFill } from './poisson-blend.js';
 
 export interface InpaintOptions {
@@ -21,6 +22,13 @@ export interface InpaintOptions {
   /** Seed for the random search, so the same input gives the same output. */
   seed?: number;
   onProgress?: (fraction: number) => void;
+  /**
+   * 0 for the usual fill; another number gives another fill of the same hole (other source choices, another random
+   * search), for 'Try another fill'.
+   */
+  variation?: number;
+  /** Copy from every patch outside the hole, including those of objects touching it (fill-sources.ts). */
+  keepForeign?: boolean;
 }
 
 export interface InpaintResult {
@@ -89,7 +97,9 @@ function downsample(l: Level): Level {
 class Matcher {
   readonly targets: Int32Array;
   readonly valid: Uint8Array;
-  readonly validList: Int32Array;
+  validList: Int32Array;
+  /** Every patch wholly outside the hole, objects included: usable by targets next to an object (`nearObject`). */
+  readonly plain: Uint8Array;
   readonly nnf: Int32Array;
   readonly nnd: Float32Array;
   /** After the final vote: the pixel each hole pixel was copied from. */
@@ -100,10 +110,13 @@ class Matcher {
     readonly l: Level,
     readonly r: number,
     private readonly rnd: () => number,
+    allowed?: Uint8Array,
+    private readonly nearObject?: Uint8Array,
   ) {
     const { w, h, hole } = l;
     const near = dilate(hole, w, h, r);
     this.valid = new Uint8Array(w * h);
+    this.plain = new Uint8Array(w * h);
     let nt = 0;
     for (let y = r; y < h - r; y++) for (let x = r; x < w - r; x++) nt += near[y * w + x] as number;
     this.targets = new Int32Array(nt);
@@ -114,17 +127,28 @@ class Matcher {
       for (let x = r; x < w - r; x++) {
         const i = y * w + x;
         if (near[i]) this.targets[ti++] = i;
-        else {
+        else this.plain[i] = 1;
+        if (!near[i] && (!allowed || allowed[i])) {
           this.valid[i] = 1;
           this.validList[vi++] = i;
         }
       }
     }
+    if (vi < this.validList.length) this.validList = this.validList.slice(0, vi);
     this.nnf = new Int32Array(w * h).fill(-1);
     this.nnd = new Float32Array(w * h);
     const offs: number[] = [];
     for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) offs.push(dy * w + dx);
     this.offs = Int32Array.from(offs);
+  }
+
+  /** Whether the patch at `cand` may be copied into the target patch at `t`. */
+  usable(t: number, cand: number): boolean {
+    return (
+      cand >= 0 &&
+      cand < this.valid.length &&
+      (this.valid[cand] === 1 || (this.nearObject?.[t] === 1 && this.plain[cand] === 1))
+    );
   }
 
   randomValid(): number {
@@ -161,7 +185,7 @@ class Matcher {
    */
   sweep(reverse: boolean, radius: number): void {
     const { w, h } = this.l;
-    const { targets, nnf, nnd, valid, r } = this;
+    const { targets, nnf, nnd, r } = this;
     const step = reverse ? -1 : 1;
     const n = targets.length;
     for (let k = reverse ? n - 1 : 0; k >= 0 && k < n; k += step) {
@@ -174,7 +198,7 @@ class Matcher {
         const m = nnf[nb];
         if (m === undefined || m < 0) continue;
         const cand = m + (t - nb);
-        if (cand < 0 || cand >= valid.length || !valid[cand] || cand === best) continue;
+        if (!this.usable(t, cand) || cand === best) continue;
         const d = this.dist(t, cand, bestD);
         if (d < bestD) {
           best = cand;
@@ -187,7 +211,7 @@ class Matcher {
         const cx = Math.min(w - 1 - r, Math.max(r, bx + Math.floor((2 * this.rnd() - 1) * rad)));
         const cy = Math.min(h - 1 - r, Math.max(r, by + Math.floor((2 * this.rnd() - 1) * rad)));
         const cand = cy * w + cx;
-        if (!valid[cand] || cand === best) continue;
+        if (!this.usable(t, cand) || cand === best) continue;
         const d = this.dist(t, cand, bestD);
         if (d < bestD) {
           best = cand;
@@ -314,7 +338,7 @@ function upsampleField(coarse: Matcher, fine: Matcher): void {
       const fy = 2 * my + (y & 1);
       if (fx < fw && fy < fine.l.h) cand = fy * fw + fx;
     }
-    fine.nnf[t] = cand >= 0 && fine.valid[cand] ? cand : fine.randomValid();
+    fine.nnf[t] = fine.usable(t, cand) ? cand : fine.randomValid();
   }
 }
 
@@ -344,6 +368,15 @@ function upsampleHole(coarse: Level, fine: Level): void {
   }
 }
 
+/** Half-size map of allowed sources: a pixel is allowed if every pixel under it is. */
+function downsampleAllowed(a: Uint8Array, w: number, h: number): Uint8Array {
+  const cw = (w + 1) >> 1;
+  const ch = (h + 1) >> 1;
+  const out = new Uint8Array(cw * ch).fill(1);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (!a[y * w + x]) out[(y >> 1) * cw + (x >> 1)] = 0;
+  return out;
+}
+
 /** Half-size hole map: a pixel is a hole if any pixel under it is. */
 function downsampleHole(hole: Uint8Array, w: number, h: number): Uint8Array {
   const cw = (w + 1) >> 1;
@@ -351,6 +384,10 @@ function downsampleHole(hole: Uint8Array, w: number, h: number): Uint8Array {
   const out = new Uint8Array(cw * ch);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (hole[y * w + x]) out[(y >> 1) * cw + (x >> 1)] = 1;
   return out;
+}
+
+function invert(a: Uint8Array): Uint8Array {
+  return a.map((v) => (v ? 0 : 1));
 }
 
 /** Patch centres that could serve as sources (wholly outside the hole) and those that must be matched. */
@@ -434,7 +471,7 @@ function seedField(m: Matcher, src: Int32Array): void {
         for (let dx = -rad; dx <= rad && cand < 0; dx++) {
           if (Math.max(Math.abs(dx), Math.abs(dy)) !== rad) continue;
           const s = src[t + dy * w + dx] ?? -1;
-          if (s >= 0 && m.valid[s - dy * w - dx]) cand = s - dy * w - dx;
+          if (s >= 0 && m.usable(t, s - dy * w - dx)) cand = s - dy * w - dx;
         }
       }
     }
@@ -456,7 +493,7 @@ function seedField(m: Matcher, src: Int32Array): void {
  */
 export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = {}): InpaintResult {
   const r = opts.patchRadius ?? 3;
-  const rnd = seededRandom(opts.seed ?? 1);
+  const rnd = seededRandom((opts.seed ?? 1) + 7919 * (opts.variation ?? 0));
   const { width: w, height: h } = image;
   const n = w * h;
   const c = image.channels;
@@ -479,6 +516,23 @@ export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = 
   const levels: Level[] = [baseLevel(image, hole, Math.min(2 ** (count - 1), 16))];
   while (levels.length < count) levels.push(downsample(levels[levels.length - 1] as Level));
   const base = levels[0] as Level;
+  // Sources that belong to the background: patches of an object the hole touches are not copied.
+  const near = dilate(hole, w, h, r);
+  const valid = new Uint8Array(n);
+  for (let y = r; y < h - r; y++) for (let x = r; x < w - r; x++) valid[y * w + x] = near[y * w + x] ? 0 : 1;
+  const sources = opts.keepForeign ? null : backgroundSources(base.img, NC, w, h, hole, r, valid);
+  const allowedAt: (Uint8Array | undefined)[] = [sources?.allowed];
+  const nearAt: (Uint8Array | undefined)[] = [sources?.nearObject];
+  const objectAt: (Uint8Array | undefined)[] = [sources?.foreign];
+  for (let li = 1; li < levels.length; li++) {
+    const prev = allowedAt[li - 1];
+    const prevNear = nearAt[li - 1];
+    const fine = levels[li - 1] as Level;
+    allowedAt.push(prev ? downsampleAllowed(prev, fine.w, fine.h) : undefined);
+    nearAt.push(prevNear ? downsampleHole(prevNear, fine.w, fine.h) : undefined);
+    const prevObject = objectAt[li - 1];
+    objectAt.push(prevObject ? downsampleHole(prevObject, fine.w, fine.h) : undefined);
+  }
 
   const matchers: Matcher[] = [];
   const work = levels.map((l) => l.w * l.h);
@@ -487,11 +541,25 @@ export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = 
   let source: Int32Array = new Int32Array(0);
   for (let li = levels.length - 1; li >= 0; li--) {
     const level = levels[li] as Level;
-    const m = new Matcher(level, r, rnd);
+    let allowed = allowedAt[li];
+    let m = new Matcher(level, r, rnd, allowed, nearAt[li]);
+    if (m.validList.length === 0 && allowed) {
+      allowed = undefined;
+      m = new Matcher(level, r, rnd);
+    }
     if (m.validList.length === 0) throw new AppError('MASK_COVERS_PHOTO');
     matchers.push(m);
     if (li === levels.length - 1) {
-      source = exemplarFill(level.img, level.w, level.h, level.hole, { r: r + 1, nc: NC, features: li > 0 });
+      source = exemplarFill(level.img, level.w, level.h, level.hole, {
+        r: r + 1,
+        nc: NC,
+        features: li > 0,
+        // The ordered fill's patches are one pixel larger.
+        allowed: allowed ? invert(dilate(invert(allowed), level.w, level.h, 1)) : undefined,
+        nearObject: allowed ? nearAt[li] : undefined,
+        object: allowed ? objectAt[li] : undefined,
+        variation: opts.variation,
+      });
       seedField(m, source);
     } else {
       upsampleHole(levels[li + 1] as Level, level);
@@ -512,7 +580,7 @@ export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = 
     done += work[li] as number;
     opts.onProgress?.(done / totalWork);
   }
-  blendFill(base.img, NC, w, h, hole, source);
+  blendFill(base.img, NC, w, h, hole, source, sources?.foreign);
 
   const data = Buffer.alloc(n * c);
   image.data.copy(data);

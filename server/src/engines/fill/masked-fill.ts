@@ -8,6 +8,8 @@ export interface FillOptions {
   /** The mask grows by this share of the photo's longer side (at least `minDilation` pixels) to swallow halos. */
   dilation: number;
   minDilation: number;
+  /** Copy from objects the mask touches too (inpainting repairs small areas from whatever surrounds them). */
+  keepForeign?: boolean;
 }
 
 /** Context kept around the mask: enough surrounding texture to copy from, in proportion to the hole. */
@@ -20,12 +22,13 @@ const MAX_CROP_PIXELS = 2_000_000;
 
 /**
  * Fills the painted area from the rest of the photo (inpaint.ts: a structure-first exemplar fill refined by
- * PatchMatch and blended in the gradient domain), on a crop around the mask. Pixels outside the (slightly grown) mask are returned unchanged. Object removal and
+ * PatchMatch and blended in the gradient domain, copying from the background around the hole), on a crop around
+ * the mask. Pixels outside the (slightly grown) mask are returned unchanged. Object removal and
  * inpainting share this; they differ in how much the mask grows. A mask over the whole photo is refused
  * (MASK_COVERS_PHOTO, from inpaint.ts).
  */
 export async function fillMasked(
-  input: { image: Buffer; mask: Buffer },
+  input: { image: Buffer; mask: Buffer; variation?: number },
   ctx: EngineContext,
   opts: FillOptions,
 ): Promise<EngineOutput> {
@@ -34,6 +37,9 @@ export async function fillMasked(
   const painted = await decodeMask(input.mask, photo.width, photo.height);
   const dilation = Math.max(opts.minDilation, Math.round(opts.dilation * Math.max(photo.width, photo.height)));
   const mask = dilateMask(painted, dilation);
+  // Another try of the same photo and mask ('Try another fill') asks for other source choices.
+  const v = input.variation ?? 0;
+  const variation = Number.isInteger(v) && v > 0 ? v : 0;
   let levels = 0;
   const region = await processMaskedRegion(
     photo,
@@ -42,6 +48,8 @@ export async function fillMasked(
     (crop, cropMask) => {
       ctx.progress({ stage: 'Filling', percent: 5 });
       const result = inpaint(crop, cropMask, {
+        keepForeign: opts.keepForeign,
+        variation,
         onProgress: (f) => ctx.progress({ stage: 'Filling', percent: Math.round(5 + 88 * f) }),
       });
       levels = result.levels;
@@ -56,6 +64,7 @@ export async function fillMasked(
     metadata: {
       method: 'structure-first exemplar fill, PatchMatch refinement, Poisson blending',
       maskDilationPx: dilation,
+      ...(variation > 0 && { variation }),
       crop: region.box,
       workScale: Math.round(region.scale * 1000) / 1000,
       levels,

@@ -37,6 +37,7 @@ export function blendFill(
   h: number,
   hole: Uint8Array,
   src: Int32Array,
+  free?: Uint8Array,
 ): void {
   const pixels: number[] = [];
   for (let p = 0; p < hole.length; p++) if (hole[p]) pixels.push(p);
@@ -72,7 +73,9 @@ export function blendFill(
         const own = (img[p * nc + c] as number) - (img[q * nc + c] as number);
         const gp = fromP ? (img[sp * nc + c] as number) - (img[(sp + off) * nc + c] as number) : 0;
         const gq = fromQ ? (img[(sq - off) * nc + c] as number) - (img[sq * nc + c] as number) : 0;
-        const g = fromP ? (fromQ ? (gp + gq) / 2 : gp) : fromQ ? gq : own;
+        // A known neighbour marked free (part of an object the hole touches) imposes no step: its colour is not
+        // carried into the fill.
+        const g = !hole[q] && free?.[q] ? own : fromP ? (fromQ ? (gp + gq) / 2 : gp) : fromQ ? gq : own;
         rhs[3 * k + c] = (rhs[3 * k + c] as number) + g - own;
       }
     }

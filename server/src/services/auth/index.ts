@@ -32,6 +32,8 @@ export interface Auth {
   /** Binds a session to its user at sign-in (moving the guest jobs along) and unbinds it at sign-out. */
   sessions: SessionRepository;
   apiKeys: ApiKeyService;
+  /** Whether the user may use the admin page: a verified email that ADMIN_EMAILS names. */
+  isAdmin(user: VerifiedUser | undefined): boolean;
   /** The emulator started beside the app (emulator mode only). */
   emulator?: AuthEmulator;
   close(): Promise<void>;
@@ -67,6 +69,7 @@ function registerIdentity(
         request.authUser = {
           uid: binding.uid,
           email: binding.email ?? undefined,
+          emailVerified: binding.emailVerified,
           name: binding.name ?? undefined,
           picture: binding.picture ?? undefined,
         };
@@ -142,9 +145,15 @@ export async function setUpAuth(app: FastifyInstance, deps: AuthDeps): Promise<A
     sessions,
     apiKeys,
     emulator,
+    isAdmin: (user) => isAdminEmail(config.adminEmails, user),
     async close() {
       clearInterval(reconcileTimer);
       await emulator?.stop();
     },
   };
+}
+
+/** ADMIN_EMAILS names the account, and its sign-in says the email is verified. */
+export function isAdminEmail(adminEmails: readonly string[], user: VerifiedUser | undefined): boolean {
+  return !!user?.email && user.emailVerified === true && adminEmails.includes(user.email.toLowerCase());
 }

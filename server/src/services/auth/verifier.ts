@@ -15,6 +15,8 @@ import { type AuthConfig, assertAuthConfig } from './config.js';
 export interface VerifiedUser {
   uid: string;
   email?: string;
+  /** The token's `email_verified` claim (Google accounts: always true). */
+  emailVerified?: boolean;
   name?: string;
   picture?: string;
 }
@@ -144,6 +146,7 @@ export function createTokenVerifier(
       return {
         uid: payload.sub,
         email: stringClaim(payload.email),
+        emailVerified: payload.email_verified === true,
         name: stringClaim(payload.name),
         picture: stringClaim(payload.picture),
       };

@@ -1,5 +1,5 @@
 import type { Me } from '@ai-editor/core';
-import { FlaskConical, KeyRound, Loader2, LogIn, LogOut } from 'lucide-react';
+import { FlaskConical, KeyRound, Loader2, LogIn, LogOut, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -120,6 +120,13 @@ export function AccountMenu() {
             <KeyRound aria-hidden /> API keys
           </Link>
         </DropdownMenuItem>
+        {me.admin && (
+          <DropdownMenuItem asChild data-testid="admin-link">
+            <Link to="/admin">
+              <ShieldCheck aria-hidden /> Admin
+            </Link>
+          </DropdownMenuItem>
+        )}
         <DropdownMenuItem onSelect={() => void signOut()} disabled={busy} data-testid="sign-out">
           <LogOut aria-hidden /> Sign Out
         </DropdownMenuItem>

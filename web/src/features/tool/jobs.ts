@@ -69,6 +69,29 @@ export async function submitJob(op: Operation, inputs: JobInputs): Promise<Image
 }
 
 /** `POST /api/images/:id/cancel`: the job as it is now (a job that already finished is simply read again). */
+/** Another try of a fill job on the same photo and mask (`POST /api/images/:id/retry`; no use is counted). */
+export async function retryJob(id: number): Promise<ImageJob> {
+  let res: Response;
+  try {
+    res = await fetch(`/api/images/${id}/retry`, { method: 'POST', credentials: 'include' });
+  } catch {
+    throw ToolError.of('PROCESS_FAILED');
+  }
+  const body = (await res.json().catch(() => undefined)) as Partial<ImageJob & ApiErrorBody> | undefined;
+  if (!res.ok || !body) {
+    const code = isErrorCode(body?.code) ? body.code : undefined;
+    throw new ToolError(errorTitle(code), body?.message || errorMessage('PROCESS_FAILED'));
+  }
+  return body as ImageJob;
+}
+
+/** A fill job and its other tries, the first first (`GET /api/images/:id/tries`). */
+export async function fetchTries(id: number): Promise<ImageJob[]> {
+  const res = await fetch(`/api/images/${id}/tries`, { credentials: 'include' });
+  if (!res.ok) return [];
+  return ((await res.json()) as { tries: ImageJob[] }).tries;
+}
+
 export async function cancelJob(id: number): Promise<ImageJob> {
   let res: Response;
   try {

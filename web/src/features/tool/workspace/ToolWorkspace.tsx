@@ -25,6 +25,7 @@ import { useServerConfig } from '@/lib/server';
 import { type JobSource, submitJob, ToolError } from '../jobs';
 import { MaskEditor, type MaskEditorHandle } from '../mask-editor/MaskEditor';
 import { CancelJobButton } from '../result/CancelJobButton';
+import { FillTries, RETRYABLE, TryAnotherFill } from '../result/FillTries';
 import { JobProgress } from '../result/JobProgress';
 import { ResultCard } from '../result/ResultCard';
 import { useAccess } from '../useAccess';
@@ -312,8 +313,14 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
             job={completed}
             beforeUrl={completed.originalUrl ?? localBefore}
             canDownload={access.canDownload}
-            actions={(index) => <UseInTool jobId={completed.id} index={index} exclude={op.id} />}
+            actions={(index) => (
+              <>
+                <UseInTool jobId={completed.id} index={index} exclude={op.id} />
+                {RETRYABLE.has(op.id) && <TryAnotherFill jobId={completed.id} onStarted={showJob} />}
+              </>
+            )}
           />
+          {RETRYABLE.has(op.id) && <FillTries jobId={completed.id} onShow={showJob} />}
         </div>
       )}
       {goneForGood && !embedded && (

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ClientConfig } from '@ai-editor/core';
+import { test as base, expect, type Page } from '@playwright/test';
+import { emulatorAnswers } from '../server/test/support/emulator-accounts';
+import { signIn, signInWithGoogleEmail } from './auth-support';
+import { ROOT, type RunningServer, startServer } from './server';
+
+/**
+ * The admin page as an operator uses it, on a server whose ADMIN_EMAILS names one account: the queue shows another
+ * visitor's running job and cancels it, the failures list shows it, the usage chart is drawn; a visitor is refused.
+ */
+const ADMIN_EMAIL = `e2e-admin-${randomUUID()}@example.com`;
+const SHOTS = path.join(ROOT, 'test-output/admin');
+
+const test = base.extend<object, { adminServer: RunningServer }>({
+  adminServer: [
+    async ({}, use) => {
+      const port = 30_000 + Math.floor(Math.random() * 10_000);
+      const server = await startServer({
+        port,
+        env: { ADMIN_EMAILS: ADMIN_EMAIL, AUTH_EMULATOR_PORT: String(port + 1), ENGINE_PRELOAD: 'false' },
+      });
+      const config = (await (await fetch(`${server.url}/api/config`)).json()) as ClientConfig;
+      if (config.auth.emulatorUrl) await emulatorAnswers(config.auth.emulatorUrl, 200_000);
+      await use(server);
+      await server.stop();
+      fs.rmSync(server.dataDir, { recursive: true, force: true });
+    },
+    { scope: 'worker', timeout: 400_000 },
+  ],
+  baseURL: async ({ adminServer }, use) => use(adminServer.url),
+});
+
+/** A 4x super-resolution of a 600x400 photo: many seconds of work, so it is still running when the admin looks. */
+async function submitSlowJob(page: Page): Promise<number> {
+  const res = await page.request.post('/api/images?operation=super-resolution', {
+    multipart: {
+      operation: 'super-resolution',
+      scale: '4',
+      file: {
+        name: 'coffee.png',
+        mimeType: 'image/png',
+        buffer: fs.readFileSync(path.join(ROOT, 'fixtures/coffee.png')),
+      },
+    },
+  });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as { id: number }).id;
+}
+
+test('an admin sees the running job of another visitor, cancels it, and sees failures and usage', async ({
+  browser,
+  adminServer,
+}) => {
+  test.setTimeout(300_000);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const visitorContext = await browser.newContext({ baseURL: adminServer.url });
+  const visitorPage = await visitorContext.newPage();
+  await visitorPage.goto('/');
+  const visitor = await signIn(visitorPage, 'Busy Visitor');
+  const running = await submitSlowJob(visitorPage);
+  const waiting = await submitSlowJob(visitorPage);
+
+  const page = await browser.newPage({ baseURL: adminServer.url });
+  await page.goto('/');
+  await signInWithGoogleEmail(page, ADMIN_EMAIL);
+  await page.reload();
+  await page.getByTestId('account-menu').click();
+  await page.getByRole('menuitem', { name: 'Admin' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin' })).toBeVisible();
+
+  const queue = page.getByRole('table', { name: 'Queue now' });
+  const runningRow = queue.getByRole('row').filter({ hasText: `#${running}` });
+  await expect(runningRow).toContainText('super-resolution');
+  await expect(runningRow).toContainText('running', { timeout: 60_000 });
+  await expect(runningRow).toContainText(visitor.email);
+  await expect(queue.getByRole('row').filter({ hasText: `#${waiting}` })).toContainText('waiting');
+  await page.screenshot({ path: path.join(SHOTS, 'admin-queue.png'), fullPage: true });
+
+  await runningRow.getByRole('button', { name: `Cancel job ${running}` }).click();
+  await expect(page.getByText(`Job #${running} cancelled`).first()).toBeVisible();
+  await expect(queue.getByRole('row').filter({ hasText: `#${running}` })).toHaveCount(0);
+  // The visitor's job failed 'Cancelled'.
+  const job = (await (await visitorPage.request.get(`/api/images/${running}`)).json()) as Record<string, any>;
+  expect(job).toMatchObject({ status: 'failed', metadata: { error: 'Cancelled', errorCode: 'CANCELLED' } });
+
+  const failures = page.getByRole('table', { name: 'Recent failures' });
+  const failure = failures.getByRole('row').filter({ hasText: `#${running}` });
+  await expect(failure).toContainText('CANCELLED');
+  await expect(failure).toContainText('600×400');
+  // The filter by code keeps it; another code hides it.
+  await page.getByPlaceholder('e.g. CANCELLED').fill('WORKER_CRASHED');
+  await expect(page.getByText('No failed job.')).toBeVisible();
+  await page.getByPlaceholder('e.g. CANCELLED').fill('CANCELLED');
+  await expect(failure).toBeVisible();
+
+  const chart = page.getByRole('img', { name: /Jobs per day over the last 30 days: 2 in all/ });
+  await expect(chart).toBeVisible();
+  expect(await chart.locator('rect').count()).toBeGreaterThan(0);
+  await expect(page.getByTestId('distinct-users')).toHaveText('1');
+  await expect(page.getByTestId('engine-host').first()).toBeVisible();
+  await page.getByRole('heading', { name: 'Usage' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SHOTS, 'admin-after-cancel.png'), fullPage: true });
+
+  // The waiting job is not left to load the machine.
+  expect((await page.request.post(`/api/admin/jobs/${waiting}/cancel`)).status()).toBe(200);
+  await visitorContext.close();
+});
+
+test('a visitor who is not an admin is refused, on the page and by the API', async ({ page }) => {
+  await page.goto('/');
+  await signIn(page);
+  await page.goto('/admin');
+  await expect(page.getByRole('alert')).toHaveText('Only administrators may see this page');
+  await expect(page.getByRole('table')).toHaveCount(0);
+  const res = await page.request.get('/api/admin/jobs');
+  expect(res.status()).toBe(403);
+  await page.getByTestId('account-menu').click();
+  await expect(page.getByRole('menuitem', { name: 'Admin' })).toHaveCount(0);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, 'admin-refused.png') });
+});

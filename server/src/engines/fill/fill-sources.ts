@@ -1,0 +1,363 @@
+/**
+ * Which parts of the photo a fill may copy from. A mask painted over background often touches a neighbouring
+ * object (the brush strays onto a ball, a boot, a coin), and a patch fill then continues that object into the hole
+ * because it sits on the hole's border. Here the colours on the hole's ring are grouped (k-means on the local mean
+ * colour), and a group is taken for a neighbouring object when it covers a small part of the ring on one side only:
+ * background surrounds the hole (the largest group, or any group over a third of the ring), and a structure that
+ * crosses the hole (a horizon, a mast, a stripe) shows on opposite sides of it. Pixels of the photo nearer to an
+ * object group than to every background group are "foreign": patches holding one are not copied, and the fill's
+ * seam to the foreign pixels on the ring is left free in the blend, so the object's colour is not smeared in.
+ */
+import { dilate } from '../raster/morphology.js';
+
+export interface SourceMap {
+  /** 1 where a patch centred there (radius r) holds no foreign pixel: it may be copied. */
+  allowed: Uint8Array;
+  /** 1 on known pixels taken for a neighbouring object. */
+  foreign: Uint8Array;
+  /**
+   * 1 on hole pixels within OBJECT_MARGIN of a foreign pixel: a patch centred there may copy from the object, so
+   * that its edge, where the brush overlapped it, is continued rather than cut into.
+   */
+  nearObject?: Uint8Array;
+}
+
+/** Ring around the hole whose colours are grouped (pixels). */
+const RING = 4;
+/** Half-size of the window whose mean colour describes a pixel. */
+const MEAN_RADIUS = 3;
+const CLUSTERS = 4;
+/** Groups whose means are closer than this (8-bit levels, RGB distance) are one group. */
+const MERGE = 24;
+/**
+ * A group covering at least this share of the ring is background wherever it lies (an object the brush overlapped
+ * can fill a third of the ring: a saucer, a model rocket).
+ */
+const BACKGROUND_SHARE = 0.5;
+/** Groups under this share of the ring are left alone (a speck, not an object). */
+const MIN_SHARE = 0.04;
+/** Angular bins around a hole's centre; a group on bins this far apart (of 16) lies on opposite sides. */
+const BINS = 16;
+const OPPOSITE = 7;
+/** An object's group lies at least this many (summed) spreads from every background group's mean colour. */
+const SEPARATION = 1.5;
+/** A pixel is foreign when its distance to an object group, in units of that group's spread, is under this. */
+const MAX_SPREAD = 3;
+/** Hole pixels this close to an object (pixels) may still be filled from it. */
+const OBJECT_MARGIN = 4;
+/** The exclusion is dropped if it would leave fewer than this share of the hole's usable sources. */
+const MIN_KEPT = 0.3;
+
+interface Group {
+  mean: [number, number, number];
+  spread: number;
+  foreign: boolean;
+}
+
+/**
+ * The source map of an image (`nc` floats per pixel, the first three RGB) with a hole, for patches of radius `r`.
+ * `valid` marks patch centres the fill could use at all (wholly outside the hole).
+ */
+export function backgroundSources(
+  img: Float32Array,
+  nc: number,
+  w: number,
+  h: number,
+  hole: Uint8Array,
+  r: number,
+  valid: Uint8Array,
+): SourceMap {
+  const n = w * h;
+  const allowedAll = { allowed: new Uint8Array(n).fill(1), foreign: new Uint8Array(n) };
+  const mean = localMean(img, nc, w, h, hole);
+  const { label, count } = components(hole, w, h);
+  const near = dilate(hole, w, h, RING);
+  // Each ring pixel belongs to the hole component nearest it (breadth-first from the hole).
+  const owner = new Int32Array(n).fill(-1);
+  let frontier: number[] = [];
+  for (let p = 0; p < n; p++) {
+    if (hole[p]) {
+      owner[p] = label[p] as number;
+      frontier.push(p);
+    }
+  }
+  for (let step = 0; step < RING && frontier.length > 0; step++) {
+    const next: number[] = [];
+    for (const p of frontier) {
+      const x = p % w;
+      for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w]) {
+        if (q < 0 || q >= n || owner[q] !== -1 || !near[q]) continue;
+        owner[q] = owner[p] as number;
+        next.push(q);
+      }
+    }
+    frontier = next;
+  }
+  const rings: number[][] = Array.from({ length: count }, () => []);
+  const cx = new Float64Array(count);
+  const cy = new Float64Array(count);
+  const cn = new Float64Array(count);
+  for (let p = 0; p < n; p++) {
+    const o = owner[p] as number;
+    if (o < 0) continue;
+    if (hole[p]) {
+      cx[o] = (cx[o] as number) + (p % w);
+      cy[o] = (cy[o] as number) + Math.floor(p / w);
+      cn[o] = (cn[o] as number) + 1;
+    } else (rings[o] as number[]).push(p);
+  }
+
+  const groups: Group[] = [];
+  for (let k = 0; k < count; k++) {
+    const ring = rings[k] as number[];
+    if (ring.length < 40) continue;
+    const ox = (cx[k] as number) / (cn[k] as number);
+    const oy = (cy[k] as number) / (cn[k] as number);
+    for (const g of ringGroups(ring, mean, w, ox, oy)) groups.push(g);
+  }
+  if (!groups.some((g) => g.foreign)) return allowedAll;
+
+  const foreign = new Uint8Array(n);
+  for (let p = 0; p < n; p++) {
+    if (hole[p]) continue;
+    let best: Group | null = null;
+    let bestD = Number.POSITIVE_INFINITY;
+    for (const g of groups) {
+      const d =
+        Math.hypot(
+          (mean[3 * p] as number) - g.mean[0],
+          (mean[3 * p + 1] as number) - g.mean[1],
+          (mean[3 * p + 2] as number) - g.mean[2],
+        ) / g.spread;
+      if (d < bestD) {
+        bestD = d;
+        best = g;
+      }
+    }
+    if (best?.foreign && bestD < MAX_SPREAD) foreign[p] = 1;
+  }
+  const blocked = dilate(foreign, w, h, r);
+  const allowed = new Uint8Array(n);
+  let usable = 0;
+  let kept = 0;
+  for (let p = 0; p < n; p++) {
+    allowed[p] = blocked[p] ? 0 : 1;
+    if (!valid[p]) continue;
+    usable++;
+    if (allowed[p]) kept++;
+  }
+  if (kept < Math.max(64, MIN_KEPT * usable)) return allowedAll;
+  const nearObject = dilate(foreign, w, h, OBJECT_MARGIN);
+  for (let p = 0; p < n; p++) if (!hole[p]) nearObject[p] = 0;
+  return { allowed, foreign, nearObject };
+}
+
+/** k-means of a ring's mean colours, merged, each group judged background or object. */
+function ringGroups(ring: number[], mean: Float32Array, w: number, ox: number, oy: number): Group[] {
+  const m = ring.length;
+  const col = (p: number, c: number) => mean[3 * p + c] as number;
+  // Farthest-point start: the ring's mean, then repeatedly the pixel farthest from every centre so far.
+  const centres: number[][] = [];
+  const avg = [0, 1, 2].map((c) => ring.reduce((s, p) => s + col(p, c), 0) / m);
+  let far = ring[0] as number;
+  let farD = -1;
+  for (const p of ring) {
+    const d =
+      (col(p, 0) - (avg[0] as number)) ** 2 +
+      (col(p, 1) - (avg[1] as number)) ** 2 +
+      (col(p, 2) - (avg[2] as number)) ** 2;
+    if (d > farD) {
+      farD = d;
+      far = p;
+    }
+  }
+  centres.push([col(far, 0), col(far, 1), col(far, 2)]);
+  const nearest = new Float32Array(m).fill(Number.POSITIVE_INFINITY);
+  while (centres.length < CLUSTERS) {
+    const c = centres[centres.length - 1] as number[];
+    let bi = -1;
+    let bd = -1;
+    for (let i = 0; i < m; i++) {
+      const p = ring[i] as number;
+      const d =
+        (col(p, 0) - (c[0] as number)) ** 2 + (col(p, 1) - (c[1] as number)) ** 2 + (col(p, 2) - (c[2] as number)) ** 2;
+      if (d < (nearest[i] as number)) nearest[i] = d;
+      if ((nearest[i] as number) > bd) {
+        bd = nearest[i] as number;
+        bi = i;
+      }
+    }
+    if (bd < MERGE * MERGE) break;
+    const p = ring[bi] as number;
+    centres.push([col(p, 0), col(p, 1), col(p, 2)]);
+  }
+  const assign = new Int32Array(m);
+  for (let it = 0; it < 8; it++) {
+    const sums = centres.map(() => [0, 0, 0, 0]);
+    for (let i = 0; i < m; i++) {
+      const p = ring[i] as number;
+      let best = 0;
+      let bd = Number.POSITIVE_INFINITY;
+      for (let k = 0; k < centres.length; k++) {
+        const c = centres[k] as number[];
+        const d =
+          (col(p, 0) - (c[0] as number)) ** 2 +
+          (col(p, 1) - (c[1] as number)) ** 2 +
+          (col(p, 2) - (c[2] as number)) ** 2;
+        if (d < bd) {
+          bd = d;
+          best = k;
+        }
+      }
+      assign[i] = best;
+      const s = sums[best] as number[];
+      for (let c = 0; c < 3; c++) s[c] = (s[c] as number) + col(p, c);
+      s[3] = (s[3] as number) + 1;
+    }
+    for (let k = 0; k < centres.length; k++) {
+      const s = sums[k] as number[];
+      if ((s[3] as number) > 0) centres[k] = [0, 1, 2].map((c) => (s[c] as number) / (s[3] as number));
+    }
+  }
+  // Merge groups whose centres are close.
+  const root = centres.map((_, k) => k);
+  for (let a = 0; a < centres.length; a++) {
+    for (let b = 0; b < a; b++) {
+      const ca = centres[a] as number[];
+      const cb = centres[b] as number[];
+      if (Math.hypot(...[0, 1, 2].map((c) => (ca[c] as number) - (cb[c] as number))) < MERGE)
+        root[a] = root[b] as number;
+    }
+  }
+  const stats = new Map<number, { n: number; s: number[]; s2: number; bins: number[] }>();
+  for (let i = 0; i < m; i++) {
+    const g = root[assign[i] as number] as number;
+    const p = ring[i] as number;
+    const st = stats.get(g) ?? { n: 0, s: [0, 0, 0], s2: 0, bins: new Array(BINS).fill(0) };
+    st.n++;
+    for (let c = 0; c < 3; c++) {
+      st.s[c] = (st.s[c] as number) + col(p, c);
+      st.s2 += col(p, c) ** 2;
+    }
+    const x = p % w;
+    const a = Math.atan2(Math.floor(p / w) - oy, x - ox);
+    const bin = Math.min(BINS - 1, Math.floor(((a + Math.PI) / (2 * Math.PI)) * BINS));
+    st.bins[bin] = (st.bins[bin] as number) + 1;
+    stats.set(g, st);
+  }
+  let largest = -1;
+  let largestN = -1;
+  for (const [g, st] of stats) {
+    if (st.n > largestN) {
+      largestN = st.n;
+      largest = g;
+    }
+  }
+  const out: (Group & { background: boolean; share: number })[] = [];
+  for (const [g, st] of stats) {
+    const mu = st.s.map((v) => v / st.n) as [number, number, number];
+    const variance = Math.max(0, st.s2 / st.n - (mu[0] ** 2 + mu[1] ** 2 + mu[2] ** 2));
+    const share = st.n / m;
+    const floor = Math.max(3, 0.02 * st.n);
+    const occupied = st.bins.map((v, i) => (v >= floor ? i : -1)).filter((i) => i >= 0);
+    let opposite = false;
+    for (const a of occupied) {
+      for (const b of occupied) {
+        const d = Math.abs(a - b);
+        if (Math.min(d, BINS - d) >= OPPOSITE) opposite = true;
+      }
+    }
+    const background = g === largest || share >= BACKGROUND_SHARE || opposite;
+    out.push({ mean: mu, spread: Math.sqrt(variance) + 10, foreign: false, background, share });
+  }
+  // A group between the largest and another group in colour, on opposite sides only because the edge between those
+  // two runs round the hole, is their mixture at the edge (the mean colour of a window across it): dropped.
+  const main = out.find((g) => g.share === Math.max(...out.map((o) => o.share)));
+  const mixes = (g: (typeof out)[number]) =>
+    main !== undefined &&
+    out.some((f) => {
+      if (f === g || f === main || f.background) return false;
+      const d = [0, 1, 2].map((c) => (f.mean[c] as number) - (main.mean[c] as number));
+      const e = [0, 1, 2].map((c) => (g.mean[c] as number) - (main.mean[c] as number));
+      const len2 = d.reduce((a, v) => a + v * v, 0) || 1;
+      const t = d.reduce((a, v, c) => a + v * (e[c] as number), 0) / len2;
+      const off = Math.hypot(...[0, 1, 2].map((c) => (e[c] as number) - t * (d[c] as number)));
+      return t > 0.15 && t < 0.85 && off < g.spread;
+    });
+  const kept = out.filter((g) => g === main || g.share >= BACKGROUND_SHARE || !mixes(g));
+  // An object stands apart from the background in colour: a group within SEPARATION spreads of a background group
+  // is a shade of the background (grass in light, a tree line at the horizon) and stays a source.
+  for (const g of kept) {
+    if (g.background || g.share < MIN_SHARE) continue;
+    g.foreign = kept.every(
+      (b) =>
+        !b.background ||
+        Math.hypot(...[0, 1, 2].map((c) => (g.mean[c] as number) - (b.mean[c] as number))) >=
+          SEPARATION * (g.spread + b.spread),
+    );
+  }
+  return kept;
+}
+
+/** Mean RGB over the (2R+1)^2 window around every pixel, counting known pixels only (integral images). */
+function localMean(img: Float32Array, nc: number, w: number, h: number, hole: Uint8Array): Float32Array {
+  const W = w + 1;
+  const sums = [0, 1, 2, 3].map(() => new Float64Array(W * (h + 1)));
+  for (let y = 0; y < h; y++) {
+    const row = [0, 0, 0, 0];
+    for (let x = 0; x < w; x++) {
+      const p = y * w + x;
+      if (!hole[p]) {
+        for (let c = 0; c < 3; c++) row[c] = (row[c] as number) + (img[p * nc + c] as number);
+        row[3] = (row[3] as number) + 1;
+      }
+      const o = (y + 1) * W + x + 1;
+      for (let c = 0; c < 4; c++) {
+        const s = sums[c] as Float64Array;
+        s[o] = (s[o - W] as number) + (row[c] as number);
+      }
+    }
+  }
+  const out = new Float32Array(3 * w * h);
+  const R = MEAN_RADIUS;
+  for (let y = 0; y < h; y++) {
+    const y0 = Math.max(0, y - R);
+    const y1 = Math.min(h, y + R + 1);
+    for (let x = 0; x < w; x++) {
+      const x0 = Math.max(0, x - R);
+      const x1 = Math.min(w, x + R + 1);
+      const box = (s: Float64Array) =>
+        (s[y1 * W + x1] as number) -
+        (s[y0 * W + x1] as number) -
+        (s[y1 * W + x0] as number) +
+        (s[y0 * W + x0] as number);
+      const k = box(sums[3] as Float64Array);
+      for (let c = 0; c < 3; c++) out[3 * (y * w + x) + c] = k > 0 ? box(sums[c] as Float64Array) / k : 0;
+    }
+  }
+  return out;
+}
+
+/** 4-connected components of the hole. */
+function components(hole: Uint8Array, w: number, h: number): { label: Int32Array; count: number } {
+  const n = w * h;
+  const label = new Int32Array(n).fill(-1);
+  let count = 0;
+  const stack: number[] = [];
+  for (let s = 0; s < n; s++) {
+    if (!hole[s] || label[s] !== -1) continue;
+    label[s] = count;
+    stack.push(s);
+    while (stack.length > 0) {
+      const p = stack.pop() as number;
+      const x = p % w;
+      for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w]) {
+        if (q < 0 || q >= n || !hole[q] || label[q] !== -1) continue;
+        label[q] = count;
+        stack.push(q);
+      }
+    }
+    count++;
+  }
+  return { label, count };
+}
