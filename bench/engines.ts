@@ -2,7 +2,7 @@
  * Local engines benchmark (issue 6). Prints one row per engine at 512x512 and 1024x1024 real photos: warm time
  * (median of BENCH_RUNS runs), the process RSS after it ran (models of every engine so far still loaded) and a hash
  * of the output; then the peak RSS with all engines loaded, and RSS every 20 jobs over BENCH_SOAK_JOBS mixed jobs
- * (it must stay flat). Engines run in this thread, as they do in a worker thread.
+ * (it must stay flat). Engines run in this process, as they do in an engine host.
  * Background removal is also run beside the imgly node API on the same photos (bench/support/cutout.ts).
  * Run: npm run bench:engines   (BENCH_ONLY=denoising,hdr-enhancement to pick engines)
  */
@@ -12,13 +12,14 @@ import path from 'node:path';
 import type { OperationId } from '@ai-editor/core';
 import { loadConfig } from '../server/src/config.js';
 import { hasLocalEngine, loadLocalEngine } from '../server/src/engines/local-engines.js';
+import { setModelCacheDir } from '../server/src/engines/models/model-cache.js';
 import type { Engine, EngineInput } from '../server/src/engines/types.js';
 import { compareCutouts } from './support/cutout.js';
 import { benchOperations, inputFor } from './support/inputs.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SOAK = Number(process.env.BENCH_SOAK_JOBS ?? 200);
-process.env.MODEL_CACHE_DIR ??= path.resolve(import.meta.dirname, '../data/models');
+setModelCacheDir(path.resolve(process.env.MODEL_CACHE_DIR ?? path.join(import.meta.dirname, '../data/models')));
 const threads = loadConfig().inferenceThreads;
 
 const operations = benchOperations();

@@ -13,6 +13,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { loadConfig } from '../server/src/config.js';
 import { salientMask } from '../server/src/engines/models/isnet.js';
+import { setModelCacheDir } from '../server/src/engines/models/model-cache.js';
 import { loadOpenCv, type OpenCv, withMats } from '../server/src/engines/models/opencv.js';
 import { cropRaw } from '../server/src/engines/raster/geometry.js';
 import { decode, type RawImage } from '../server/src/engines/raster/image.js';
@@ -30,7 +31,7 @@ import {
 } from '../server/src/engines/select/select-object.js';
 import { coverage, iou, type SelectionCase, selectionCases } from './support/selection-cases.js';
 
-process.env.MODEL_CACHE_DIR ??= path.resolve(import.meta.dirname, '../data/models');
+setModelCacheDir(path.resolve(process.env.MODEL_CACHE_DIR ?? path.join(import.meta.dirname, '../data/models')));
 const threads = loadConfig().inferenceThreads;
 /**
  * ISNet answers are kept per crop: several methods segment the same crops, and the bench would otherwise take twice

@@ -22,7 +22,7 @@ test('pending shows a skeleton and progress, then the completed image and its do
 }, info) => {
   test.setTimeout(300_000);
   const photo = await resizedPhoto('chelsea.png', 1600, 1066, info.outputDir);
-  // Another visitor's jobs ahead keep the watched one waiting in the queue for a while (one worker thread).
+  // Another visitor's jobs ahead keep the watched one waiting in the queue for a while (one engine host).
   const other = await (await browser.newContext()).newPage();
   await allowUse(other, 'denoising');
   await submit(other, photo, 'denoising');

@@ -7,7 +7,10 @@
 try {
   const { loadConfig } = await import('../server/src/config.js');
   const { prepareModels } = await import('../server/src/engines/models/prepare.js');
-  console.log(`Preparing models in ${loadConfig().modelCacheDir}`);
+  const { setModelCacheDir } = await import('../server/src/engines/models/model-cache.js');
+  const dir = loadConfig().modelCacheDir;
+  setModelCacheDir(dir);
+  console.log(`Preparing models in ${dir}`);
   prepareModels(console.log);
 } catch (err) {
   console.warn(`Models not prepared now (engine hosts prepare them at start): ${(err as Error).message}`);

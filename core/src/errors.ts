@@ -1,5 +1,3 @@
-import type { ApiErrorBody } from './api/errors.js';
-
 /**
  * The error catalogue: every message the product shows, with its code, the toast title that belongs to it and
  * the HTTP status the API answers with. The texts are the product's own (docs/product.md#messages).
@@ -40,6 +38,7 @@ export const ERRORS = {
     title: 'Error',
     message: 'The mask covers the whole photo: leave part of it unpainted to fill from',
   },
+  MASK_REQUIRED: { status: 400, title: 'Error', message: 'Please paint the area to change (the mask is missing)' },
   /** A mask with nothing painted on it (all black) would change nothing: refused before a use is spent. */
   MASK_EMPTY: {
     status: 422,
@@ -313,7 +312,17 @@ export class AppError extends Error {
     this.code = code;
     this.status = ERRORS[code].status;
   }
-  toBody(): ApiErrorBody {
+  /**
+   * An error of the catalogue whose message was written elsewhere with its placeholders filled (an engine's
+   * refusal passed on from its host, or a provider's text written for visitors).
+   */
+  static carrying(code: ErrorCode, message: string): AppError {
+    const err = new AppError(code);
+    err.message = message;
+    return err;
+  }
+  /** The API's error body (api/errors.ts describes it for the OpenAPI document). */
+  toBody(): { code: ErrorCode; message: string } {
     return { code: this.code, message: this.message };
   }
 }

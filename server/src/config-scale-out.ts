@@ -6,7 +6,7 @@ export interface ScaleOutConfig {
   redisUrl?: string;
   /** Namespaces the queue's Redis keys, so several deployments (or test runs) can share one Redis. */
   queuePrefix: string;
-  /** Jobs one worker process runs at once (local engines share its worker threads; remote ones only wait). */
+  /** Jobs one worker process runs at once (local engines share its engine hosts; remote ones only wait). */
   workerConcurrency: number;
   /** Whether this API process also runs jobs. Default: yes with the embedded queue, no with a Redis queue. */
   runEngines: boolean;

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LIMITS } from '@ai-editor/core';
+import { LIMITS, OPERATIONS, type OperationId } from '@ai-editor/core';
 import type { RateLimit } from './adapters/rate-limiter.js';
 import { env, parseEnv } from './config-env.js';
 import { loadScaleOutConfig, type ScaleOutConfig } from './config-scale-out.js';
@@ -48,8 +48,8 @@ export interface Config {
   storageMinFreeBytes: number;
   sweepIntervalMs: number;
   sessionSecret?: string;
-  /** Per-operation engine choice: 'local', 'replicate' or 'off'; unset means the default rule. */
-  engineChoice: Record<string, string | undefined>;
+  /** Per-operation engine choice (ENGINE_<OPERATION>); unset means the default rule. */
+  engineChoice: Partial<Record<OperationId, EngineChoice>>;
   replicateApiToken?: string;
   replicateApiBaseUrl: string;
   /** Replicate model per operation, 'owner/name' or 'owner/name:version' (REPLICATE_MODEL_TEXT2IMG=...). */
@@ -110,6 +110,55 @@ function perOperation(env: NodeJS.ProcessEnv, prefix: string): Record<string, st
     if (key.startsWith(prefix) && value) out[key.slice(prefix.length).toLowerCase().replace(/_/g, '-')] = value;
   }
   return out;
+}
+
+export const ENGINE_CHOICES = ['local', 'replicate', 'off'] as const;
+export type EngineChoice = (typeof ENGINE_CHOICES)[number];
+
+/** ENGINE_* variables that are settings of the engine hosts, not an operation's engine choice. */
+const ENGINE_SETTINGS = new Set(['ENGINE_HOSTS', 'ENGINE_MEMORY_MB', 'ENGINE_MEMORY_SAMPLE_MS', 'ENGINE_PRELOAD']);
+
+const engineVariable = (id: string) => `ENGINE_${id.toUpperCase().replace(/-/g, '_')}`;
+
+/** Edits (insert, delete, replace one letter) that turn `a` into `b`: the nearest name for a misspelt variable. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(
+        (row[j] as number) + 1,
+        (next[j - 1] as number) + 1,
+        (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    row = next;
+  }
+  return row[b.length] as number;
+}
+
+/**
+ * ENGINE_<OPERATION>=local|replicate|off for each operation of the catalogue. Any other ENGINE_* name (a misspelt
+ * operation) or value is an error naming the variable, so that a setting never silently does nothing.
+ */
+function engineChoices(source: NodeJS.ProcessEnv): {
+  choices: Partial<Record<OperationId, EngineChoice>>;
+  errors: string[];
+} {
+  const choices: Partial<Record<OperationId, EngineChoice>> = {};
+  const errors: string[] = [];
+  const byVariable = new Map(OPERATIONS.map((op) => [engineVariable(op.id), op.id]));
+  for (const [name, value] of Object.entries(source)) {
+    if (!name.startsWith('ENGINE_') || ENGINE_SETTINGS.has(name) || !value) continue;
+    const operation = byVariable.get(name);
+    if (!operation) {
+      const nearest = [...byVariable.keys()].sort((a, b) => editDistance(name, a) - editDistance(name, b))[0];
+      errors.push(`${name} is not a setting: no operation has that name (did you mean ${nearest}?)`);
+    } else if (!(ENGINE_CHOICES as readonly string[]).includes(value)) {
+      errors.push(`${name} must be one of ${ENGINE_CHOICES.join(', ')}, got "${value}"`);
+    } else choices[operation] = value as EngineChoice;
+  }
+  return { choices, errors };
 }
 
 /**
@@ -175,7 +224,7 @@ const serverEnv = {
   DAILY_USES_PER_OPERATION: env.whole(),
   ENGINE_HOSTS: env.whole(1),
   QUICK_HOSTS: env.whole(),
-  // WORKER_THREADS is the setting's name from when engines ran in worker threads.
+  // WORKER_THREADS is the setting's old name, from before engines ran in host processes.
   WORKER_THREADS: env.whole(1),
   INFERENCE_THREADS: env.whole(1),
   ENGINE_MEMORY_MB: env.whole(1),
@@ -211,6 +260,8 @@ const serverEnv = {
 };
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const engines = engineChoices(source);
+  if (engines.errors.length > 0) throw new StartupError(`Invalid setting: ${engines.errors.join('; ')}`);
   const e = parseEnv(serverEnv, source);
   const dataDir = path.resolve(e.DATA_DIR ?? './data');
   const engineHosts = e.ENGINE_HOSTS ?? e.WORKER_THREADS ?? defaultEngineHosts();
@@ -247,7 +298,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     storageMinFreeBytes: (e.STORAGE_MIN_FREE_MB ?? 512) * 1024 * 1024,
     sweepIntervalMs: e.SWEEP_INTERVAL_MS ?? 10 * 60_000,
     sessionSecret: e.SESSION_SECRET,
-    engineChoice: perOperation(source, 'ENGINE_'),
+    engineChoice: engines.choices,
     replicateApiToken: e.REPLICATE_API_TOKEN,
     replicateApiBaseUrl: e.REPLICATE_API_BASE_URL ?? 'https://api.replicate.com',
     replicateModels: perOperation(source, 'REPLICATE_MODEL_'),

@@ -40,4 +40,39 @@ describe('settings from the environment', () => {
       /WORKER_CONCURRENCY must be at least 1, got "-2".*RUN_ENGINES must be true or false, got "maybe"/,
     );
   });
+
+  it('takes ENGINE_<OPERATION> for operations of the catalogue only, and local, replicate or off only', () => {
+    expect(loadConfig({ ENGINE_SUPER_RESOLUTION: 'off', ENGINE_DENOISING: 'replicate' }).engineChoice).toEqual({
+      'super-resolution': 'off',
+      denoising: 'replicate',
+    });
+    // The host settings share the prefix and are not operations.
+    expect(loadConfig({ ENGINE_HOSTS: '2', ENGINE_PRELOAD: 'false' }).engineChoice).toEqual({});
+    expect(() => loadConfig({ ENGINE_SUPER_RESOLUTON: 'off' })).toThrow(
+      'Invalid setting: ENGINE_SUPER_RESOLUTON is not a setting: no operation has that name (did you mean ENGINE_SUPER_RESOLUTION?)',
+    );
+    expect(() => loadConfig({ ENGINE_DENOISING: 'of' })).toThrow(
+      'ENGINE_DENOISING must be one of local, replicate, off, got "of"',
+    );
+  });
+});
+
+describe('the server start', () => {
+  it('stops on a misspelt engine setting with one line naming it', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const main = new URL('../src/main.ts', import.meta.url).pathname;
+    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', main], {
+      env: { ...process.env, ENGINE_SUPER_RESOLUTON: 'off', PORT: '0' },
+      timeout: 120_000,
+    });
+    const err = (await run.then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code: number; stderr: string; stdout: string } | undefined;
+    expect(err?.code).toBe(1);
+    expect(err?.stderr.trim()).toBe(
+      'Cannot start: Invalid setting: ENGINE_SUPER_RESOLUTON is not a setting: no operation has that name (did you mean ENGINE_SUPER_RESOLUTION?)',
+    );
+  }, 120_000);
 });

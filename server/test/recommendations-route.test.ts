@@ -3,8 +3,8 @@ import { signedInVisitor } from './support/auth.js';
 import { blob, fixture, startTestServer, type TestServer, testEngine } from './support/server.js';
 
 /**
- * GET /api/images/:id/recommendations through the real server: the analysis (with face detection) runs in the
- * engine pool's worker thread. The jobs themselves run the echo engine, so no model is spent on them; face
+ * GET /api/images/:id/recommendations through the real server: the analysis (with face detection) runs in one of the
+ * engine pool's hosts. The jobs themselves run the echo engine, so no model is spent on them; face
  * enhancement and super-resolution get it too, so that they count as available here.
  */
 describe('GET /api/images/:id/recommendations', () => {

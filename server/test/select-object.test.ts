@@ -6,7 +6,7 @@ import { signedInVisitor } from './support/auth.js';
 import { blob, fixture, startTestServer, type TestServer, testEngine, type Visitor } from './support/server.js';
 
 /**
- * POST /api/select-object through the real server: ISNet runs in the engine pool's worker thread. The truth is an
+ * POST /api/select-object through the real server: ISNet runs in an engine host of the pool. The truth is an
  * object pasted onto a fixture photo (its hand-traced alpha), so a mask that merely sits around the click fails.
  */
 describe('POST /api/select-object', () => {

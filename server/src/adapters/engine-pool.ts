@@ -66,6 +66,8 @@ export interface EnginePoolOptions {
   preload: string[];
   /** The server's output-pixel limit, passed to engines (core's checkOutputSize). */
   maxOutputPixels?: number;
+  /** Where engines cache converted model files. */
+  modelCacheDir?: string;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** Each host that ends, with why (metrics: restarts and kills by cause). */
   onHostEnded?: (cause: FailureReason, replaced: boolean) => void;
@@ -346,6 +348,7 @@ export class EnginePool {
       threads: this.opts.inferenceThreads,
       idleMs: this.opts.idleMs,
       maxOutputPixels: this.opts.maxOutputPixels,
+      modelCacheDir: this.opts.modelCacheDir,
       preload: lane === 'quick' ? this.quickPreload : this.preload,
     };
     this.hosts.push(new Host(options, () => this.dispatch(), this.opts.log, this.onExit));

@@ -81,6 +81,7 @@ export function createEnginePool(
     memoryMb: config.engineMemoryMb,
     memorySampleMs: config.engineMemorySampleMs,
     maxOutputPixels: config.maxOutputPixels,
+    modelCacheDir: config.modelCacheDir,
     preload,
     log,
     onHostEnded,

@@ -1,3 +1,4 @@
+import type { JobStatus, OperationId } from '@ai-editor/core';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -19,9 +20,9 @@ export const images = pgTable(
   'images',
   {
     id: serial('id').primaryKey(),
-    operation: text('operation').notNull(),
+    operation: text('operation').$type<OperationId>().notNull(),
     /** Three values: pending, completed, failed (docs/product.md#records). Finer stages live in metadata. */
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<JobStatus>().notNull().default('pending'),
     /** Guests own jobs through their session; signed-in users through their uid. */
     ownerSession: text('owner_session').notNull(),
     ownerUid: text('owner_uid'),

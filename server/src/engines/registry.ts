@@ -1,5 +1,5 @@
-import { getOperation, OPERATIONS, type OperationId } from '@ai-editor/core';
-import type { Config } from '../config.js';
+import { OPERATIONS, type OperationId } from '@ai-editor/core';
+import type { Config, EngineChoice } from '../config.js';
 import { hasLocalEngine } from './local-engines.js';
 import type { Logger } from './replicate/client.js';
 import { createReplicateEngine } from './replicate/engine.js';
@@ -52,7 +52,7 @@ export function createEngineRegistry(
 
 function bind(
   operation: OperationId,
-  choice: string,
+  choice: EngineChoice,
   local: string | undefined,
   config: Config,
   replicate: RemoteEngineFactory,
@@ -76,13 +76,10 @@ function bind(
     }
     return { operation, kind: 'remote', name: 'replicate', engine: replicate(operation, config) };
   }
-  if (choice === 'off') {
-    const how = local ? `Set ${envName}=local to enable it.` : 'Set REPLICATE_API_TOKEN to run it on Replicate.';
-    return {
-      operation,
-      kind: 'off',
-      reason: config.engineChoice[operation] === 'off' ? `It is switched off (${envName}=off).` : how,
-    };
-  }
-  throw new Error(`${envName} must be local, replicate or off, not "${choice}" (${getOperation(operation).name})`);
+  const how = local ? `Set ${envName}=local to enable it.` : 'Set REPLICATE_API_TOKEN to run it on Replicate.';
+  return {
+    operation,
+    kind: 'off',
+    reason: config.engineChoice[operation] === 'off' ? `It is switched off (${envName}=off).` : how,
+  };
 }

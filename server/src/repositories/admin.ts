@@ -49,7 +49,8 @@ export class AdminRepository {
     if (filter.status === 'waiting') where.push(sql`${images.status} = 'pending' and ${started} is null`);
     else if (filter.status === 'running') where.push(sql`${images.status} = 'pending' and ${started} is not null`);
     else if (filter.status) where.push(eq(images.status, filter.status));
-    if (filter.operation) where.push(eq(images.operation, filter.operation));
+    // Any text from the admin's filter: an unknown operation simply matches nothing.
+    if (filter.operation) where.push(sql`${images.operation} = ${filter.operation}`);
     if (filter.code) where.push(sql`${images.metadata} ->> 'errorCode' = ${filter.code}`);
     if (filter.uid) where.push(eq(images.ownerUid, filter.uid));
     const rows = await this.db

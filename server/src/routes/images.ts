@@ -4,7 +4,6 @@ import {
   getOperation,
   type ImageJob,
   imageJobSchema,
-  type JobStatus,
   jobIdParams,
   type OperationId,
   type OutputFormat,
@@ -37,7 +36,7 @@ export async function imageView(row: ImageRow, jobs: JobService): Promise<ImageJ
   return {
     id: row.id,
     operation: row.operation,
-    status: row.status as JobStatus,
+    status: row.status,
     originalUrl: row.originalKey && !purged ? `${base}/original` : null,
     maskUrl: row.maskKey && !purged ? `${base}/mask` : null,
     secondPhotoUrl: row.file2Key && !purged ? `${base}/original2` : null,
@@ -129,7 +128,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
       const admitted = await deps.admission?.admit(request, operation);
       let row: ImageRow;
       try {
-        row = await jobs.submit(ownerOf(request), operation as OperationId, params, checked, source, api);
+        row = await jobs.submit(ownerOf(request), operation, params, checked, source, api);
       } catch (err) {
         await admitted?.cancelled();
         throw err;

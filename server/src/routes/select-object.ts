@@ -78,6 +78,7 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
         timeoutMs: deps.timeoutMs,
         owner: owner.uid ?? owner.sessionId,
         signal: clientGone(reply),
+        log: request.log,
       });
       reply.header('Content-Type', 'image/png');
       reply.header('Cache-Control', 'no-store');

@@ -21,9 +21,9 @@ import type { Storage } from '../adapters/storage.js';
 import type { Config } from '../config.js';
 import type { ImageRow } from '../db/schema.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import { ProviderError } from '../engines/replicate/client.js';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
 import { type ImageRepository, type Owner, owns } from '../repositories/images.js';
+import { type VisitorError, visitorError } from './engine-outcome.js';
 import { type CheckedFiles, photoKey } from './uploads.js';
 
 /** Which job's result (and which of its outputs) a chained submission takes as its photo. */
@@ -322,20 +322,17 @@ export class JobService {
   }
 
   /** What the visitor is told about a failed job, with the catalogue's code where there is one. */
-  private async failure(err: unknown, row: ImageRow): Promise<{ message: string; code?: ErrorCode }> {
+  private async failure(err: unknown, row: ImageRow): Promise<VisitorError> {
     const log = this.logFor(row);
     const known = (code: ErrorCode) => ({ message: errorMessage(code), code });
-    if (err instanceof EngineFailure) {
-      if (err.reason === 'timeout') return known('PROCESSING_TIMED_OUT');
-      if (err.reason === 'cancelled') return known('CANCELLED');
-      if (err.endedHost) {
-        log.error({ err: err.message }, 'the job ended its engine host');
-        if ((await this.countHostKill(row.id)) >= MAX_HOST_KILLS) return known('JOB_KILLED_HOST');
-        return known(err.reason === 'memory' ? 'ENGINE_OUT_OF_MEMORY' : 'WORKER_CRASHED');
-      }
-      return { message: err.message, code: err.code };
+    if (err instanceof EngineFailure && err.endedHost) {
+      log.error({ err: err.message }, 'the job ended its engine host');
+      if ((await this.countHostKill(row.id)) >= MAX_HOST_KILLS) return known('JOB_KILLED_HOST');
     }
-    if (err instanceof AppError) return { message: err.message, code: err.code };
+    // The engine's outcome (runEngine passes remote engines' failures on as EngineFailures).
+    if (err instanceof EngineFailure || err instanceof AppError) {
+      return visitorError(err, log, { operation: row.operation });
+    }
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOSPC' || code === 'EDQUOT') {
       this.deps.log.error({ job: row.id, err }, 'a result could not be written: storage is full');
@@ -353,7 +350,7 @@ export class JobService {
   }
 
   private async runEngine(row: ImageRow, signal: AbortSignal): Promise<EngineOutput> {
-    const operation = row.operation as OperationId;
+    const { operation } = row;
     const binding = this.deps.registry.binding(operation);
     const input: EngineInput = {
       operation,
@@ -380,12 +377,8 @@ export class JobService {
       } catch (err) {
         if (signal.aborted) throw new EngineFailure('cancelled', 'cancelled');
         if (timeout.aborted) throw new EngineFailure('timeout', 'timeout');
-        if (err instanceof AppError) throw new EngineFailure(err.message, 'engine', err.code);
-        // The provider client words its own failures for the visitor (and logs what must not be shown).
-        if (err instanceof ProviderError) throw new EngineFailure(err.message, 'engine');
-        // Anything else is a fault of ours: logged with its stack, never shown.
-        this.logFor(row).error({ err }, 'remote engine failed');
-        throw new EngineFailure(errorMessage('ENGINE_FAILED'), 'engine', 'ENGINE_FAILED');
+        const shown = visitorError(err, this.logFor(row), { operation });
+        throw new EngineFailure(shown.message, 'engine', shown.code);
       }
     }
     throw new AppError('OPERATION_UNAVAILABLE', { name: getOperation(operation).name, enable: binding.reason });

@@ -6,6 +6,7 @@ import type { Storage } from '../adapters/storage.js';
 import { analysePhoto, type FaceDetector, type PhotoAnalysis } from '../engines/analysis/photo-analysis.js';
 import type { LocalTaskId } from '../engines/local-engines.js';
 import type { Owner } from '../repositories/images.js';
+import { visitorError } from './engine-outcome.js';
 import type { JobService } from './jobs.js';
 
 /** Chroma small enough to be JPEG ringing or a scanner's tint rather than colour. */
@@ -69,7 +70,7 @@ export async function recommendationsFor(bytes: Buffer, detectFaces?: FaceDetect
 
 /** The engine pool's task that measures a photo with face detection (engines/analysis/task.ts). */
 const ANALYSIS_TASK: LocalTaskId = 'photo-analysis';
-/** How long the analysis may wait for a worker thread (behind a running job) before we answer without faces. */
+/** How long the analysis may wait for an engine host (behind a running job) before we answer without faces. */
 const ANALYSIS_TIMEOUT_MS = 60_000;
 /** Analyses kept (per job and picture): a photo never changes, so neither does its analysis. */
 const CACHED_ANALYSES = 2000;
@@ -178,7 +179,7 @@ export class RecommendationService {
   private async analysis(
     cacheKey: string,
     key: string,
-    row: { operation: string },
+    row: { operation: OperationId },
     owner: Owner,
     asker: Asker | undefined,
   ): Promise<PhotoAnalysis> {
@@ -190,7 +191,7 @@ export class RecommendationService {
       const analysis = (async () => {
         const release = owner.uid ? () => {} : await this.guestSlots.acquire(cancel.signal);
         try {
-          return await this.analyse(await this.deps.storage.get(key), row.operation as OperationId, cancel.signal);
+          return await this.analyse(await this.deps.storage.get(key), row.operation, cancel.signal);
         } finally {
           release();
         }
@@ -238,7 +239,7 @@ export class RecommendationService {
   }
 
   /**
-   * Measures the photo in a worker thread with face detection when this process runs engines; otherwise (or if that
+   * Measures the photo in an engine host with face detection when this process runs engines; otherwise (or if that
    * fails) here, without faces: sharp does its work off the event loop, and the rest is a few milliseconds.
    * `signal` drops an analysis still waiting for a host; one already running finishes (ending its host would cost
    * more than the analysis) and is kept for the next ask.
@@ -262,7 +263,9 @@ export class RecommendationService {
         return out.metadata?.analysis as PhotoAnalysis;
       } catch (err) {
         if (signal.aborted) throw new AppError('CANCELLED');
-        log.warn({ err }, 'photo analysis with faces failed; answering without faces');
+        // A fault is logged once (by the pool, or here); the answer then comes without faces.
+        const { code } = visitorError(err, log, { task: ANALYSIS_TASK, operation });
+        log.warn({ code }, 'photo analysis with faces failed; answering without faces');
       }
     }
     if (signal.aborted) throw new AppError('CANCELLED');
@@ -270,7 +273,7 @@ export class RecommendationService {
   }
 
   /** A suggestion a visitor can follow: another working tool that takes this one photo and can run here. */
-  private offered(operationId: OperationId, current: string): boolean {
+  private offered(operationId: OperationId, current: OperationId): boolean {
     const op = getOperation(operationId);
     if (operationId === current || op.status !== 'working') return false;
     if (op.input !== 'photo' && op.input !== 'photo+mask') return false;

@@ -1,7 +1,8 @@
 import { AppError, expectedMs, type OperationId } from '@ai-editor/core';
-import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
+import type { EnginePool } from '../adapters/engine-pool.js';
 import type { LocalTaskId } from '../engines/local-engines.js';
 import type { SelectPrompt } from '../engines/select/select-object.js';
+import { engineAppError, type FaultLog } from './engine-outcome.js';
 import { photoKey } from './uploads.js';
 
 /** The engine pool's task that computes selections (engines/select/task.ts). */
@@ -57,6 +58,7 @@ export async function selectObjectMask(
     owner?: string;
     /** Aborted when the client went away: the selection leaves the queue, or its host is ended. */
     signal?: AbortSignal;
+    log: FaultLog;
   },
 ): Promise<{ png: Buffer; modelRuns: number }> {
   if (!pool) throw new AppError('SELECT_UNAVAILABLE');
@@ -80,11 +82,7 @@ export async function selectObjectMask(
     share = Number(out.metadata?.selectedShare ?? 0);
     modelRuns = Number(out.metadata?.modelRuns ?? 0);
   } catch (err) {
-    if (err instanceof EngineFailure && err.reason === 'timeout') throw new AppError('PROCESSING_TIMED_OUT');
-    if (err instanceof EngineFailure && err.reason === 'crashed') throw new AppError('WORKER_CRASHED');
-    if (err instanceof EngineFailure && err.reason === 'memory') throw new AppError('ENGINE_OUT_OF_MEMORY');
-    if (err instanceof EngineFailure && err.reason === 'cancelled') throw new AppError('CANCELLED');
-    throw err;
+    throw engineAppError(err, opts.log, { task: SELECT_TASK, operation });
   }
   if (!png || share === 0) throw new AppError('NOTHING_SELECTED');
   return { png, modelRuns };

@@ -89,10 +89,7 @@ export async function checkFiles(
   for (const { name, required } of allowed) {
     const upload = files.find((f) => f.field === name);
     if (!upload) {
-      if (required)
-        throw name === 'mask'
-          ? new AppError('BAD_REQUEST', { reason: 'Please paint the area to change (the mask is missing)' })
-          : new AppError('FILE_REQUIRED');
+      if (required) throw new AppError(name === 'mask' ? 'MASK_REQUIRED' : 'FILE_REQUIRED');
       continue;
     }
     checked[name] = await checkImage(

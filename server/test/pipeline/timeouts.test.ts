@@ -1,7 +1,7 @@
 /**
  * Timeouts in native code: super-resolution (onnxruntime) of a 1000x1000 photo at 4x runs far past a 5 s limit, ten
- * times in a row, against the real server in its own process. Ending a worker thread inside onnxruntime used to
- * abort the whole server by the third; an engine host ends alone, so the server's PID never changes and the next
+ * times in a row, against the real server in its own process. Ending a thread inside onnxruntime (before engines
+ * ran in processes) used to abort the whole server by the third; an engine host ends alone, so the server's PID never changes and the next
  * job completes.
  */
 import fs from 'node:fs';

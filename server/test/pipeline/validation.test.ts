@@ -152,7 +152,7 @@ describe('submission validation', () => {
       name: 'a mask-driven operation without its mask',
       fields: async () => ({ operation: 'object-removal', file: blob(png) }),
       status: 400,
-      code: 'BAD_REQUEST',
+      code: 'MASK_REQUIRED',
       message: /mask is missing/,
     },
     {

@@ -82,7 +82,7 @@ const codeOf = (promise: Promise<unknown>) =>
 
 describe('JobService.cancel', () => {
   it('refuses a finished job with JOB_FINISHED and gives no use back', async () => {
-    for (const status of ['completed', 'failed']) {
+    for (const status of ['completed', 'failed'] as const) {
       const { jobs, queue, failed } = setUp(row({ status }));
       expect(await codeOf(jobs.cancel(7, owner))).toBe('JOB_FINISHED');
       expect(failed).not.toHaveBeenCalled();

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { AppError, type ErrorCode, errorMessage } from '@ai-editor/core';
 import { loadLocalEngine } from '../local-engines.js';
+import { setModelCacheDir } from '../models/model-cache.js';
 import type { Engine, Progress } from '../types.js';
 import { HOST_OPTIONS_ENV, type HostMessage, type HostOptions, type PoolCommand, type RunCommand } from './protocol.js';
 
@@ -36,6 +37,7 @@ function lowerPriority(nice: number): void {
 }
 
 const options = JSON.parse(process.env[HOST_OPTIONS_ENV] ?? '{}') as HostOptions;
+if (options.modelCacheDir) setModelCacheDir(options.modelCacheDir);
 /** A send that fails means the pool's process is gone: the host ends with it. */
 const send = (m: HostMessage) => {
   if (!process.connected) process.exit(0);

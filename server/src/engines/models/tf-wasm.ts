@@ -6,7 +6,7 @@ import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 
 /**
  * tfjs on its WebAssembly backend (docs/models.md#tfjs-runs-on-webassembly: tfjs-node cannot install here, and wasm is ~25x faster than the
- * cpu backend). One backend per worker thread, shared by every tfjs model in it; the .wasm files are read from the
+ * cpu backend). One backend per engine host, shared by every tfjs model in it; the .wasm files are read from the
  * installed package, never fetched.
  */
 const require = createRequire(import.meta.url);

@@ -10,6 +10,8 @@
  * size limit. What it would take over here (URL, headers, JSON body) is a few lines of `call()`.
  */
 
+import { ProviderFailure } from '../errors.js';
+
 export const MESSAGES = {
   misconfigured: 'The image provider is not configured correctly',
   timedOut: 'Provider timed out',
@@ -22,12 +24,12 @@ export const MESSAGES = {
 type Failure = Exclude<keyof typeof MESSAGES, 'rejected'>;
 
 /** A failure at the provider, told by `code`; its message is the visitor-safe text of MESSAGES. */
-export class ProviderError extends Error {
+export class ProviderError extends ProviderFailure {
   readonly code: Failure | 'rejected';
   constructor(code: Failure);
   constructor(code: 'rejected', detail: string);
   constructor(code: Failure | 'rejected', detail = '') {
-    super(code === 'rejected' ? MESSAGES.rejected(detail) : MESSAGES[code]);
+    super(code === 'rejected' ? MESSAGES.rejected(detail) : MESSAGES[code], true);
     this.name = 'ProviderError';
     this.code = code;
   }

@@ -1,6 +1,6 @@
 /**
  * The Replicate provider engine: runs one operation as a Replicate prediction. It does I/O only, so it runs in the
- * API process rather than a worker thread. Inputs are cleaned (orientation applied, metadata dropped) and sent as a
+ * API process rather than an engine host. Inputs are cleaned (orientation applied, metadata dropped) and sent as a
  * data URI when small or through Replicate's file upload otherwise; every output is downloaded at once (provider URLs
  * expire) and re-encoded as a PNG without metadata.
  */

@@ -40,9 +40,6 @@ import { UploadArea, useObjectUrl } from './UploadArea';
 import { usePhotoIntake } from './usePhotoIntake';
 import { checkImageFile, checkOutput, checkParams } from './validate';
 
-/** The server's words for a missing mask (server/src/services/uploads.ts), said before anything is sent. */
-const MASK_MISSING = 'Please paint the area to change (the mask is missing)';
-
 function showError(err: unknown) {
   const e = err instanceof ToolError ? err : ToolError.of('PROCESS_FAILED');
   toast({ variant: 'destructive', title: e.title, description: e.message });
@@ -222,7 +219,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
       const checked = checkParams(op, params);
       await checkOutput(op, checked, op.input === 'prompt' ? null : file, maxOutputPixels);
       const mask = op.mask ? await maskRef.current?.toMask() : undefined;
-      if (op.mask === 'required' && !mask) throw new ToolError('Error', MASK_MISSING);
+      if (op.mask === 'required' && !mask) throw ToolError.of('MASK_REQUIRED');
       if (source && !file) throw ToolError.of('IMAGE_LOAD_FAILED');
       // A new request clears the earlier result.
       setJobId(null);
