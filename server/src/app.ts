@@ -11,6 +11,7 @@ import type { Storage } from './adapters/storage.js';
 import type { Config } from './config.js';
 import { createEngineRegistry } from './engines/registry.js';
 import { ContactMessageRepository } from './repositories/contact-messages.js';
+import { IdempotencyKeyRepository } from './repositories/idempotency-keys.js';
 import { ImageRepository } from './repositories/images.js';
 import { clientConfigRoutes } from './routes/client-config.js';
 import { contactRoutes } from './routes/contact.js';
@@ -24,6 +25,7 @@ import { sessionRoutes } from './routes/session.js';
 import { webRoutes } from './routes/web.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { assertAuthConfig, setUpAuth } from './services/auth/index.js';
+import { IdempotencyService } from './services/idempotency.js';
 import { JobService } from './services/jobs.js';
 import { LibraryService } from './services/library.js';
 import { RecommendationService } from './services/recommendations.js';
@@ -102,7 +104,15 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     log: app.log,
   });
 
-  imageRoutes(app, { jobs, storage, limits: config, admission: auth.rules, beforeDownload: auth.rules.beforeDownload });
+  const idempotency = new IdempotencyService({ keys: new IdempotencyKeyRepository(database.db) });
+  imageRoutes(app, {
+    jobs,
+    storage,
+    limits: config,
+    admission: auth.rules,
+    beforeDownload: auth.rules.beforeDownload,
+    idempotency,
+  });
   const library = new LibraryService({ images, storage, log: app.log });
   libraryRoutes(app, { jobs, library, retentionHours: config.retentionHours });
   sessionRoutes(app, auth);
@@ -114,7 +124,13 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   contactRoutes(app, { limiter: limiters.contact, save: (message) => contactMessages.save(message) });
   await webRoutes(app, config.webDistDir);
 
-  const retention = new RetentionService({ images, storage, log: app.log, retentionHours: config.retentionHours });
+  const retention = new RetentionService({
+    images,
+    storage,
+    log: app.log,
+    retentionHours: config.retentionHours,
+    idempotency,
+  });
   const sweep = () => retention.sweep().catch((err) => app.log.error({ err }, 'retention sweep failed'));
   const sweepTimer = setInterval(sweep, config.sweepIntervalMs);
   sweepTimer.unref();

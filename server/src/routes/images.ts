@@ -10,12 +10,14 @@ import {
   parseParams,
   resultFileParams,
   submitFormSchema,
+  submitHeaders,
   submitQuery,
 } from '@ai-editor/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
+import { fingerprint, type IdempotencyService } from '../services/idempotency.js';
 import type { JobService, JobSource } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { ownerOf } from '../services/sessions.js';
@@ -72,6 +74,8 @@ export interface ImageRouteDeps {
   limits: UploadLimits;
   /** Who may submit (services/rules.ts): checked before the upload is validated, counted once it is valid. */
   admission?: Pick<Rules, 'check' | 'admit'>;
+  /** Keeps each submission's `Idempotency-Key` (absent: the header is ignored). */
+  idempotency?: IdempotencyService;
   /** Rules that apply to file downloads (the sign-in service refuses guests here). */
   beforeDownload?: (request: FastifyRequest, row: ImageRow, attachment: boolean) => Promise<void>;
 }
@@ -88,40 +92,61 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
         summary: 'Submit a job (multipart form)',
         tags: ['images'],
         consumes: ['multipart/form-data'],
+        description:
+          'Send an `Idempotency-Key` header (a UUID per submission) to make retries safe: the same key again within 24 hours answers 200 with the job it made, without a new use; the same key with a different submission is a 422 (IDEMPOTENCY_KEY_REUSED).',
         querystring: submitQuery,
+        headers: submitHeaders,
         body: submitFormSchema,
-        response: { 201: imageJobSchema },
+        response: {
+          201: imageJobSchema.describe('The new job'),
+          200: imageJobSchema.describe('The job an earlier request with this Idempotency-Key made'),
+        },
       },
       validatorCompiler: streamedBody,
     },
     async (request, reply) => {
       // Who may ask for what is answered as soon as the operation is known, before the upload is read.
-      const {
-        operation,
-        fields: { source: sourceField, sourceIndex, ...fields },
-        files,
-      } = await readSubmission(request, async (name) => {
+      const submission = await readSubmission(request, async (name) => {
         await deps.admission?.check(request, reply, name);
         jobs.assertAvailable(name);
       });
+      const {
+        operation,
+        fields: { source: sourceField, sourceIndex, ...fields },
+      } = submission;
+      const files = [...submission.files];
       const op = getOperation(operation);
+      const owner = ownerOf(request);
       // A chained job names an earlier job instead of sending a photo: its result is read from our storage.
       const source = parseSource(sourceField, sourceIndex);
-      if (source) files.push({ field: 'file', bytes: await jobs.sourceResult(ownerOf(request), source), stored: true });
+      if (source) files.push({ field: 'file', bytes: await jobs.sourceResult(owner, source), stored: true });
       const checked = await checkFiles(op, files, limits);
       const params = parseParams(op, fields);
       checkOutputSize(operation, params, checked.file, limits.maxOutputPixels);
-      const admitted = await deps.admission?.admit(request, operation);
-      let row: ImageRow;
-      try {
-        row = await jobs.submit(ownerOf(request), operation as OperationId, params, checked, source);
-      } catch (err) {
-        await admitted?.cancelled();
-        throw err;
-      }
-      await admitted?.accepted(row);
+      let made: ImageRow | undefined;
+      const create = async () => {
+        const admitted = await deps.admission?.admit(request, operation);
+        try {
+          made = await jobs.submit(owner, operation as OperationId, params, checked, source);
+        } catch (err) {
+          await admitted?.cancelled();
+          throw err;
+        }
+        await admitted?.accepted(made);
+        return made.id;
+      };
+      // One submission per Idempotency-Key: a repeat answers with the job the first one made (no new use).
+      const key = request.headers['idempotency-key'];
+      if (key && deps.idempotency) {
+        const { imageId, replayed } = await deps.idempotency.once(owner, key, fingerprint(submission), create);
+        if (replayed) {
+          reply.header('Idempotent-Replayed', 'true');
+          reply.code(200);
+          return imageView(await jobs.getOwned(imageId, owner), jobs);
+        }
+      } else await create();
       reply.code(201);
-      return imageView(row, jobs);
+      return imageView(made as ImageRow, jobs);
     },
   );
 
