@@ -78,8 +78,7 @@ export const ERRORS = {
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     title: 'Error',
-    message:
-      'This Idempotency-Key was already used for a different submission. Send a new key for a new submission',
+    message: 'This Idempotency-Key was already used for a different submission. Send a new key for a new submission',
   },
   /** The first request with this key is still being handled (it has not made its job yet). */
   IDEMPOTENCY_KEY_IN_USE: {

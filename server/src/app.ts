@@ -6,7 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { type DatabaseHandle, openDatabase } from './adapters/db.js';
 import type { EnginePool } from './adapters/engine-pool.js';
 import type { JobQueue } from './adapters/queue.js';
-import { selectQueue, selectRateLimiters, selectStorage } from './adapters/select.js';
+import { selectJobChanges, selectQueue, selectRateLimiters, selectStorage } from './adapters/select.js';
 import type { Storage } from './adapters/storage.js';
 import type { Config } from './config.js';
 import { createEngineRegistry } from './engines/registry.js';
@@ -17,6 +17,7 @@ import { clientConfigRoutes } from './routes/client-config.js';
 import { contactRoutes } from './routes/contact.js';
 import { healthRoutes } from './routes/health.js';
 import { imageRoutes } from './routes/images.js';
+import { jobEventRoutes } from './routes/job-events.js';
 import { libraryRoutes } from './routes/library.js';
 import { registerOpenApi } from './routes/openapi.js';
 import { recommendationRoutes } from './routes/recommendations.js';
@@ -82,7 +83,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     log: app.log,
     registry,
   });
-  const jobs = new JobService({ images, storage, registry, queue, pool, config, log: app.log });
+  const changes = selectJobChanges(config, app.log);
+  const jobs = new JobService({ images, storage, registry, queue, pool, config, log: app.log, changes });
 
   // Routes validate and serialise with the zod schemas of core/src/api, which also make /api/openapi.json.
   app.setValidatorCompiler(validatorCompiler);
@@ -113,6 +115,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     beforeDownload: auth.rules.beforeDownload,
     idempotency,
   });
+  jobEventRoutes(app, { jobs, changes });
   const library = new LibraryService({ images, storage, log: app.log });
   libraryRoutes(app, { jobs, library, retentionHours: config.retentionHours });
   sessionRoutes(app, auth);
@@ -153,6 +156,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       // Running jobs get a grace period to finish (the Auth emulator exports its accounts meanwhile); the ones
       // still running after it stay pending and run again at the next start.
       await Promise.all([auth.close(), limiters.close(), jobs.stopAfter(queue.close(), config.shutdownGraceMs)]);
+      await changes.close();
       await database.close();
     },
   };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { EngineRegistry } from '../engines/registry.js';
+import { type JobChanges, LocalJobChanges } from '../services/job-events.js';
 import { BullmqQueue, startBullmqWorker } from './bullmq-queue.js';
 import { EnginePool } from './engine-pool.js';
 import { InProcessQueue, type JobHandler, type JobQueue } from './queue.js';
@@ -13,6 +14,7 @@ import {
   rateLimitRedis,
   redisRateLimiter,
 } from './rate-limiter.js';
+import { RedisJobChanges } from './redis-job-events.js';
 import { S3Storage } from './s3-storage.js';
 import { LocalStorage, type Storage } from './storage.js';
 
@@ -108,4 +110,13 @@ export function selectQueue(config: Config, deps: QueueDeps): QueueSelection {
     );
   }
   return { queue, pool };
+}
+
+/** Job change notices in this process, or with `REDIS_URL` across the API and worker processes (Redis pub/sub). */
+export function selectJobChanges(config: Config, log: FastifyBaseLogger): JobChanges {
+  const { redisUrl, queuePrefix } = config.scaleOut;
+  if (!redisUrl) return new LocalJobChanges();
+  return new RedisJobChanges(redisUrl, queuePrefix, (err) =>
+    log.warn({ err }, 'job change notices unavailable: status streams fall back to re-reading'),
+  );
 }

@@ -28,10 +28,7 @@ export class IdempotencyKeyRepository {
       .onConflictDoUpdate({
         target: [t.owner, t.key],
         set: { fingerprint, imageId: null, createdAt: sql`now()` },
-        setWhere: or(
-          lt(t.createdAt, expiredBefore),
-          and(isNull(t.imageId), lt(t.createdAt, abandonedBefore)),
-        ) as SQL,
+        setWhere: or(lt(t.createdAt, expiredBefore), and(isNull(t.imageId), lt(t.createdAt, abandonedBefore))) as SQL,
       })
       .returning({ key: t.key });
     if (won.length > 0) return { won: true };

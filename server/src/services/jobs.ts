@@ -12,6 +12,7 @@ import type { EngineRegistry } from '../engines/registry.js';
 import { ProviderError } from '../engines/replicate/client.js';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
 import { type ImageRepository, type Owner, owns } from '../repositories/images.js';
+import type { JobChanges } from './job-events.js';
 import type { CheckedFiles } from './uploads.js';
 
 /** Which job's result (and which of its outputs) a chained submission takes as its photo. */
@@ -45,6 +46,8 @@ export interface JobServiceDeps {
   pool: EnginePool | undefined;
   config: Config;
   log: FastifyBaseLogger;
+  /** Told of every change this process writes to a job, for the status streams (services/job-events.ts). */
+  changes?: JobChanges;
 }
 
 /** The job lifecycle: accept a submission, answer status, run the engine, record the one outcome. */
@@ -151,6 +154,7 @@ export class JobService {
       return;
     }
     await this.deps.images.markStarted(id);
+    this.changed(id);
     const cancel = new AbortController();
     this.running.set(id, cancel);
     // A job cancelled by another process (an API process of a scale-out deployment) is noticed here.
@@ -280,9 +284,10 @@ export class JobService {
       last = Date.now();
       lastStage = p.stage;
       const patch = { stage: p.stage, percent: p.percent ?? null };
-      this.deps.images
-        .patchPending(id, patch)
-        .catch((err) => this.deps.log.warn({ job: id, err }, 'progress write failed'));
+      this.deps.images.patchPending(id, patch).then(
+        () => this.changed(id),
+        (err) => this.deps.log.warn({ job: id, err }, 'progress write failed'),
+      );
     };
     return (p) => {
       pending = p;
@@ -307,15 +312,26 @@ export class JobService {
   /** Records the results; false when the job was no longer pending (or no longer exists). */
   private async complete(id: number, resultKeys: string[], engineMetadata: Record<string, unknown>): Promise<boolean> {
     const row = await this.deps.images.complete(id, resultKeys, { ...engineMetadata, stage: 'done', percent: 100 });
-    if (row) this.events.emit('completed', row);
+    if (row) {
+      this.changed(id);
+      this.events.emit('completed', row);
+    }
     return !!row;
   }
 
   /** Marks a pending job failed; returns the row, or undefined if it had already ended. */
   async fail(id: number, message: string, code?: ErrorCode): Promise<ImageRow | undefined> {
     const row = await this.deps.images.fail(id, { stage: 'failed', error: message, ...(code && { errorCode: code }) });
-    if (row) this.events.emit('failed', row);
+    if (row) {
+      this.changed(id);
+      this.events.emit('failed', row);
+    }
     return row;
+  }
+
+  /** Tells the status streams that job `id` was written. */
+  private changed(id: number): void {
+    this.deps.changes?.publish(id);
   }
 
   /** Jobs left pending when the process stopped go back in the queue, oldest first. */

@@ -2,7 +2,7 @@ import type { OperationId } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { BullmqQueue, startBullmqWorker } from '../adapters/bullmq-queue.js';
 import { type DatabaseHandle, openDatabase } from '../adapters/db.js';
-import { createEnginePool, selectStorage, workerName } from '../adapters/select.js';
+import { createEnginePool, selectJobChanges, selectStorage, workerName } from '../adapters/select.js';
 import type { Config } from '../config.js';
 import { createEngineRegistry } from '../engines/registry.js';
 import { ImageRepository } from '../repositories/images.js';
@@ -46,7 +46,9 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   const pool = createEnginePool(config, registry, log);
   // The producer side, for re-enqueueing and cancels; only this process's own worker below takes jobs.
   const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, (id) => images.operationOf(id), log);
-  const jobs = new JobService({ images, storage, registry, queue, pool, config, log });
+  // Progress and outcomes are told to the API processes, which stream them to the visitors watching.
+  const changes = selectJobChanges(config, log);
+  const jobs = new JobService({ images, storage, registry, queue, pool, config, log, changes });
 
   const name = workerName();
   const worker = startBullmqWorker(
@@ -85,6 +87,7 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
       // another worker once their lock expires (or to this one at its next start).
       await jobs.stopAfter(worker.close(), config.shutdownGraceMs);
       await queue.close();
+      await changes.close();
       await database.close();
     },
   };
