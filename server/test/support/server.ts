@@ -10,8 +10,9 @@ export const FIXTURES = path.resolve(import.meta.dirname, '../../../fixtures');
 export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
 
 /** Test-only engines, registered through `localEngineOverrides` (production never sees them). */
-export const testEngine = (name: 'echo' | 'crash' | 'hang' | 'fail' | 'fault' | 'too-large' | 'abort' | 'hog') =>
-  new URL(`../test-engines/${name}.ts`, import.meta.url).href;
+export const testEngine = (
+  name: 'echo' | 'slow-echo' | 'crash' | 'hang' | 'fail' | 'fault' | 'too-large' | 'abort' | 'hog',
+) => new URL(`../test-engines/${name}.ts`, import.meta.url).href;
 
 export interface TestServer {
   url: string;
