@@ -26,8 +26,8 @@ export const meSchema = z.object({
   type: userTypeSchema,
   canDownload: z.boolean(),
   usage: z.partialRecord(z.enum(OPERATION_IDS), operationUsageSchema),
-  /** When today's uses reset (next midnight UTC); null for guests, who are not counted. */
-  resetsAt: z.iso.datetime().nullable().describe("When today's uses reset (next midnight UTC); null for guests"),
+  /** When today's uses reset (next midnight UTC). */
+  resetsAt: z.iso.datetime().nullable().describe("When today's uses reset (next midnight UTC)"),
 });
 export type Me = z.infer<typeof meSchema>;
 

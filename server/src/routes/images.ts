@@ -6,6 +6,7 @@ import {
   imageJobSchema,
   type JobStatus,
   jobIdParams,
+  LIMITS,
   type OperationId,
   parseParams,
   resultFileParams,
@@ -15,6 +16,7 @@ import {
 } from '@ai-editor/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { previewPng } from '../adapters/image-preview.js';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
 import { fingerprint, type IdempotencyService } from '../services/idempotency.js';
@@ -25,6 +27,9 @@ import { checkFiles, readSubmission, type UploadLimits } from '../services/uploa
 import { fileResponse, streamedBody } from './schemas.js';
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
+
+/** A job made by a guest and not (yet) moved to an account at sign-in. */
+const isGuestJob = (row: ImageRow) => row.ownerUid === null;
 
 /** The API's view of a job (its shape: imageJobSchema in core). */
 export async function imageView(row: ImageRow, jobs: JobService): Promise<ImageJob> {
@@ -51,6 +56,7 @@ export async function imageView(row: ImageRow, jobs: JobService): Promise<ImageJ
     completedAt: row.completedAt?.toISOString() ?? null,
     sourceImageId: row.sourceImageId,
     sourceIndex: row.sourceIndex,
+    ...(isGuestJob(row) && { preview: true }),
   };
 }
 
@@ -181,16 +187,27 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
     async (request) => imageView(await jobs.cancel(Number(request.params.id), ownerOf(request)), jobs),
   );
 
-  async function sendFile(reply: FastifyReply, row: ImageRow, key: string | null | undefined, download: boolean) {
+  async function sendFile(
+    reply: FastifyReply,
+    row: ImageRow,
+    key: string | null | undefined,
+    opts: { download?: boolean; preview?: boolean } = {},
+  ) {
     if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
     if (!key) throw new AppError('RESULT_NOT_READY');
     const ext = key.slice(key.lastIndexOf('.') + 1);
-    const bytes = await storage.get(key);
+    let bytes = await storage.get(key);
     reply.header('Content-Type', CONTENT_TYPES[ext] ?? 'application/octet-stream');
-    // Owner-only and never changing once written: browsers may keep it, shared caches may not.
-    reply.header('Cache-Control', 'private, max-age=86400, immutable');
+    if (opts.preview) {
+      bytes = await previewPng(bytes, LIMITS.guestPreviewMaxSidePx);
+      // The same address gives the full-size file once the job is moved to an account: not to be kept.
+      reply.header('Cache-Control', 'private, no-store');
+    } else {
+      // Owner-only and never changing once written: browsers may keep it, shared caches may not.
+      reply.header('Cache-Control', 'private, max-age=86400, immutable');
+    }
     reply.header('X-Content-Type-Options', 'nosniff');
-    if (download) reply.header('Content-Disposition', `attachment; filename="${row.operation}-result.png"`);
+    if (opts.download) reply.header('Content-Disposition', `attachment; filename="${row.operation}-result.png"`);
     return reply.send(bytes);
   }
 
@@ -207,7 +224,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
     },
     async (request, reply) => {
       const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
-      return sendFile(reply, row, row.originalKey, false);
+      return sendFile(reply, row, row.originalKey);
     },
   );
 
@@ -231,7 +248,8 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
         const index = Number(request.params.index);
         // A finished job has all the results it will ever have: an index past them does not exist (not 'not yet').
         if (!row.purgedAt && row.status !== 'pending' && !row.resultKeys[index]) throw new AppError('NOT_FOUND');
-        return sendFile(reply, row, row.resultKeys[index], download);
+        // A guest's job (not yet moved to an account) shows its results as previews; signing in gives the full size.
+        return sendFile(reply, row, row.resultKeys[index], { download, preview: isGuestJob(row) });
       },
     );
   }

@@ -1,5 +1,4 @@
 import { errorMessage, getOperation, type ImageJob, LIMITS, NOTICES, type OperationId } from '@ai-editor/core';
-import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, ArrowLeft, CheckCircle2, Download, Loader2, RotateCcw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -16,7 +15,7 @@ import { ResultGallery, resultUrls } from '@/features/tool/ResultCard';
 import { ResultView } from '@/features/tool/ResultView';
 import { useAccess } from '@/features/tool/useAccess';
 import { useDownload } from '@/features/tool/useDownload';
-import { queries } from '@/lib/queries';
+import { useJob } from '@/features/tool/useJob';
 import { cn } from '@/lib/utils';
 
 /** 'image/png' → 'png'; png when the type is missing. */
@@ -37,12 +36,10 @@ function downloadName(blob: Blob, index: number): string {
 export default function ResultPage() {
   const [search] = useSearchParams();
   const id = search.get('id');
-  const { data: job, error } = useQuery({
-    ...queries.job(id ?? ''),
-    enabled: Boolean(id),
-    refetchInterval: (q) =>
-      q.state.status === 'success' && q.state.data?.status === 'pending' ? LIMITS.pollIntervalResultMs : false,
-  });
+  // A malformed id is asked for all the same: the server's refusal is what the page reports.
+  const jobId = id ? Number(id) : null;
+  // Pushed by the server while it runs; polled every 1000 ms only when the stream is not available.
+  const { data: job, error } = useJob(jobId, LIMITS.pollIntervalResultMs);
 
   useEffect(() => {
     if (error) toast({ variant: 'destructive', title: 'Error', description: errorMessage('IMAGE_LOAD_FAILED') });

@@ -9,7 +9,7 @@ import {
   type Params,
   type ParamValue,
 } from '@ai-editor/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Loader2, Sparkles, Wand2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -24,7 +24,7 @@ import { useServerConfig } from '@/lib/server';
 import { BatchPanel } from './BatchPanel';
 import { CancelJobButton } from './CancelJobButton';
 import { JobProgress } from './JobProgress';
-import { type JobSource, submitJob, ToolError } from './jobs';
+import { type JobSource, newIdempotencyKey, submitJob, ToolError } from './jobs';
 import { MaskEditor, type MaskEditorHandle } from './MaskEditor';
 import { PageFileTarget } from './PageFileTarget';
 import { ParamControls } from './ParamControls';
@@ -32,6 +32,7 @@ import { RecommendationCard } from './RecommendationCard';
 import { ResultCard } from './ResultCard';
 import { UploadArea, useObjectUrl } from './UploadArea';
 import { useAccess } from './useAccess';
+import { useJob } from './useJob';
 import { useLimits } from './useLimits';
 import { usePhotoIntake } from './usePhotoIntake';
 import { checkImageFile, checkOutput, checkParams } from './validate';
@@ -124,12 +125,8 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   };
   const resultRef = useRef<HTMLDivElement>(null);
 
-  const { data: job, error: pollError } = useQuery({
-    ...queries.job(jobId ?? 0),
-    enabled: jobId !== null,
-    refetchInterval: (q) =>
-      q.state.status === 'success' && q.state.data?.status === 'pending' ? LIMITS.pollIntervalToolMs : false,
-  });
+  // Pushed by the server while it runs; polled only when the stream is not available.
+  const { data: job, error: pollError } = useJob(jobId);
 
   // A link to another tool's job shows nothing here.
   const otherTool = job !== undefined && job.operation !== op.id;
@@ -173,11 +170,18 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
 
   const setParam = (name: string, value: ParamValue) => setParams((p) => ({ ...p, [name]: value }));
 
+  // Set at the first click, before anything is awaited: a double-click sends one submission.
+  const sending = useRef(false);
   const submit = async () => {
+    if (sending.current) return;
     if (!access.canUse) {
       errorToast(access.reason ?? 'FEATURE_RESTRICTED');
       return;
     }
+    sending.current = true;
+    setSubmitting(true);
+    // One key per submission: should the request be sent twice (a retry), the server makes one job of it.
+    const idempotencyKey = newIdempotencyKey();
     try {
       // A chained result is the server's own file: no upload, so no upload limit.
       if (op.input !== 'prompt' && !source) {
@@ -195,15 +199,22 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
       if (source && !file) throw ToolError.of('IMAGE_LOAD_FAILED');
       // A new request clears the earlier result.
       setJobId(null);
-      setSubmitting(true);
       // Only the fields the operation takes travel; text2img with an empty prompt is refused above.
-      const created = await submitJob(op, { file: source ? null : file, source, file2, mask, params: checked });
+      const created = await submitJob(op, {
+        file: source ? null : file,
+        source,
+        file2,
+        mask,
+        params: checked,
+        idempotencyKey,
+      });
       queryClient.setQueryData(queries.job(created.id).queryKey, created);
       showJob(created.id);
       access.onUsed?.();
     } catch (err) {
       showError(err);
     } finally {
+      sending.current = false;
       setSubmitting(false);
     }
   };
