@@ -35,7 +35,9 @@ const isGuestJob = (row: ImageRow) => row.ownerUid === null;
 export async function imageView(row: ImageRow, jobs: JobService): Promise<ImageJob> {
   const base = `/api/images/${row.id}`;
   const purged = row.purgedAt !== null;
-  const processedUrls = purged ? [] : row.resultKeys.map((_, i) => `${base}/result/${i}`);
+  // A guest's preview has its own address, so that no page keeps showing it once the job is an account's.
+  const suffix = isGuestJob(row) ? `?preview=${LIMITS.guestPreviewMaxSidePx}` : '';
+  const processedUrls = purged ? [] : row.resultKeys.map((_, i) => `${base}/result/${i}${suffix}`);
   const position = await jobs.queuePosition(row);
   return {
     id: row.id,
@@ -44,7 +46,7 @@ export async function imageView(row: ImageRow, jobs: JobService): Promise<ImageJ
     originalUrl: row.originalKey && !purged ? `${base}/original` : null,
     processedUrl: processedUrls[0] ?? null,
     processedUrls,
-    downloadUrls: processedUrls.map((_, i) => `${base}/download/${i}`),
+    downloadUrls: purged ? [] : row.resultKeys.map((_, i) => `${base}/download/${i}`),
     parameters: row.parameters,
     metadata: {
       ...(row.metadata as ImageJob['metadata']),

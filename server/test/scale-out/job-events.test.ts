@@ -88,7 +88,7 @@ describe.skipIf(skipReason)('scale-out: job status stream', () => {
     // The worker's stages reach the API's stream: started, the engine's own stage, done.
     expect(events.map((e) => e.data.metadata.stage)).toContain('busy');
     const last = events.at(-1)?.data as Job;
-    expect(last).toMatchObject({ id, status: 'completed', processedUrl: `/api/images/${id}/result/0` });
+    expect(last).toMatchObject({ id, status: 'completed', processedUrl: `/api/images/${id}/result/0?preview=1024` });
     // Pushed, not found by the stream's slow re-read (every 5 s).
     expect(arrived - Date.parse(last.completedAt as string)).toBeLessThan(1_000);
   }, 120_000);

@@ -43,7 +43,7 @@ describe('job status stream', () => {
     expect(events.some((e) => e.data.metadata.stage === 'waiting')).toBe(true);
     const last = events.at(-1)?.data as Job;
     expect(last.status).toBe('completed');
-    expect(last.processedUrl).toBe(`/api/images/${job.id}/result/0`);
+    expect(last.processedUrl).toBe(`/api/images/${job.id}/result/0?preview=1024`); // a guest's job
     expect(last).toEqual(await (await v.fetch(`/api/images/${job.id}`)).json());
   });
 

@@ -16,7 +16,7 @@ import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
-import { UsageNotice } from '@/features/auth/UsageNotice';
+import { LimitReason, UsageNotice } from '@/features/auth/UsageNotice';
 import { fetchResultPhoto } from '@/features/library/api';
 import { UseInTool } from '@/features/library/UseInTool';
 import { queries } from '@/lib/queries';
@@ -268,7 +268,14 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
           )}
           {op.mask && file && <MaskEditor ref={maskRef} file={file} operation={op.id} disabled={busy} />}
           <ParamControls defs={op.params} values={params} onChange={setParam} disabled={busy} />
-          <Button size="lg" onClick={submit} disabled={busy} data-testid="submit">
+          <Button
+            size="lg"
+            onClick={submit}
+            // No uses left today: disabled, with the reason and when uses come back beside it.
+            disabled={busy || access.reason === 'DAILY_LIMIT_REACHED'}
+            aria-describedby={access.reason === 'DAILY_LIMIT_REACHED' ? 'limit-reason' : undefined}
+            data-testid="submit"
+          >
             {busy ? (
               <Loader2 className="animate-spin" aria-hidden />
             ) : needsPhoto ? (
@@ -278,6 +285,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
             )}
             {needsPhoto ? 'Process Image' : 'Generate'}
           </Button>
+          <LimitReason operation={op.id} id="limit-reason" />
         </CardContent>
       </Card>
 
