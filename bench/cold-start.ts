@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { OperationId } from '@ai-editor/core';
 import { loadConfig } from '../server/src/config.js';
 import { loadLocalEngine } from '../server/src/engines/local-engines.js';
-import { prepareModels } from '../server/src/engines/shared/prepare.js';
+import { prepareModels } from '../server/src/engines/models/prepare.js';
 import type { Engine } from '../server/src/engines/types.js';
 import { benchOperations, inputFor } from './support/inputs.js';
 

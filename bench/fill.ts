@@ -14,8 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import engine from '../server/src/engines/local/object-removal.js';
-import { cropRaw, maskBox, padBox } from '../server/src/engines/shared/fit.js';
-import type { RawImage } from '../server/src/engines/shared/image.js';
+import { cropRaw, maskBox, padBox } from '../server/src/engines/raster/geometry.js';
+import type { RawImage } from '../server/src/engines/raster/image.js';
 import { fixturePixels, toPng } from '../server/test/support/engine-ctx.js';
 import { blobMask, buildFillCase, engineFill, FILL_CASES, scoreFill, teleaFill } from './support/fill-cases.js';
 

@@ -8,22 +8,21 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import sharp from 'sharp';
 import { loadConfig } from '../server/src/config.js';
-import { decode, type RawImage } from '../server/src/engines/shared/image.js';
-import { salientMask } from '../server/src/engines/shared/isnet.js';
-import { loadOpenCv, type OpenCv, withMats } from '../server/src/engines/shared/opencv.js';
+import { salientMask } from '../server/src/engines/models/isnet.js';
+import { loadOpenCv, type OpenCv, withMats } from '../server/src/engines/models/opencv.js';
+import { cropRaw } from '../server/src/engines/raster/geometry.js';
+import { decode, type RawImage } from '../server/src/engines/raster/image.js';
+import { grabCutBox } from '../server/src/engines/select/grabcut.js';
 import {
   type BoxCutter,
   binary,
   boxCrop,
-  crop,
-  dilate,
-  dilationRadius,
+  growSelection,
   keepLargeParts,
   normaliseBox,
   place,
   selectObject,
-} from '../server/src/services/select-object.js';
-import { grabCutBox } from '../server/src/services/select-object-grabcut.js';
+} from '../server/src/engines/select/select-object.js';
 import { coverage, iou, type SelectionCase, selectionCases } from './support/selection-cases.js';
 
 process.env.MODEL_CACHE_DIR ??= path.resolve(import.meta.dirname, '../data/models');
@@ -128,7 +127,7 @@ const inBox =
   (margin: number, cutter: (cv: OpenCv) => BoxCutter): Method =>
   async (c, img, cv) => {
     const { rect, inner } = boxCrop(img, c.box, margin);
-    const mask = await cutter(cv)(crop(img, rect), inner);
+    const mask = await cutter(cv)(cropRaw(img, rect), inner);
     return place(keepLargeParts(mask, rect.width, rect.height), rect, img.width, img.height);
   };
 
@@ -164,7 +163,7 @@ for (const c of cases) {
     const t = performance.now();
     const mask = await method(c, img, cv);
     const ms = performance.now() - t + charged;
-    const grown = dilate(mask, c.width, c.height, dilationRadius(c.width, c.height));
+    const grown = growSelection(mask, c.width, c.height);
     const score = iou(mask, c.truth);
     const cover = coverage(grown, c.truth);
     const tot = totals[k] as (typeof totals)[number];

@@ -9,8 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import { ESRGAN_QUANTIZED_MIN_CHANNELS, esrganFp32Model } from '../server/src/engines/shared/esrgan.js';
-import { convTensors, exposeTensors, type Ranges } from '../server/src/engines/shared/quantize.js';
+import { esrganFp32Model } from '../server/src/engines/models/esrgan-convert.js';
+import { ESRGAN_QUANTIZED_MIN_CHANNELS } from '../server/src/engines/models/esrgan-model.js';
+import { convTensors, exposeTensors, type Ranges } from '../server/src/engines/models/quantize.js';
 
 const PHOTOS = ['astronaut.png', 'camera.png', 'rocket.jpg'];
 const SIZE = 256;
@@ -46,7 +47,7 @@ for (const [name, values] of samples) {
   const k = Math.floor((1 - KEEP) * (values.length - 1));
   ranges[name] = [values[k] as number, values[values.length - 1 - k] as number];
 }
-const file = path.join(root, 'server/src/engines/shared/esrgan-int8-ranges.json');
+const file = path.join(root, 'server/src/engines/models/esrgan-int8-ranges.json');
 const about = { made: 'scripts/calibrate-esrgan.ts', photos: PHOTOS, size: SIZE, keep: KEEP };
 const lines = [
   ...Object.entries(about).map(([k, v]) => `  "${k}": ${JSON.stringify(v)},`),

@@ -5,9 +5,10 @@
  * brush stroke covers an object with a little to spare. Built deterministically from the fixtures, so the cases
  * never change with the algorithm they measure.
  */
-import { dilateMask } from '../../server/src/engines/shared/fit.js';
-import type { RawImage } from '../../server/src/engines/shared/image.js';
-import { loadOpenCv, withMats } from '../../server/src/engines/shared/opencv.js';
+
+import { loadOpenCv, withMats } from '../../server/src/engines/models/opencv.js';
+import type { RawImage } from '../../server/src/engines/raster/image.js';
+import { dilateMask } from '../../server/src/engines/raster/morphology.js';
 import type { Engine } from '../../server/src/engines/types.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../../server/test/support/engine-ctx.js';
 import { gradientMagnitude, luma, psnr } from '../../server/test/support/metrics.js';

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectFaces, releaseFaces } from '../src/engines/shared/faces.js';
-import { analysePhoto, recommend, recommendationsFor } from '../src/services/recommendations.js';
+import { analysePhoto } from '../src/engines/analysis/photo-analysis.js';
+import { detectFaces, releaseFaces } from '../src/engines/models/faces.js';
+import { recommend, recommendationsFor } from '../src/services/recommendations.js';
 import { fixtureBytes, fixturePixels, toPng } from './support/engine-ctx.js';
 import { addGaussianNoise } from './support/metrics.js';
 

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coverage, iou, type SelectionCase, selectionCases } from '../../bench/support/selection-cases.js';
-import { dilate, dilationRadius } from '../src/services/select-object.js';
+import { growSelection } from '../src/engines/select/select-object.js';
 import { signedInVisitor } from './support/auth.js';
 import { blob, fixture, startTestServer, type TestServer, testEngine, type Visitor } from './support/server.js';
 
@@ -41,7 +41,7 @@ describe('POST /api/select-object', () => {
   }
 
   /** The truth grown as the API grows its selections against halos: what a perfect selection returns. */
-  const grownTruth = (c: SelectionCase) => dilate(c.truth, c.width, c.height, dilationRadius(c.width, c.height));
+  const grownTruth = (c: SelectionCase) => growSelection(c.truth, c.width, c.height);
 
   /** A disc around the click with the object's own area: a guess that is even told the size. */
   function disc(c: SelectionCase): Buffer {

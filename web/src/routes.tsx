@@ -44,7 +44,7 @@ export const routes: RouteObject[] = [
       { index: true, Component: Landing },
       ...Object.entries(PAGES).map(([path, load]) => ({ path: path.slice(1), ...page(load) })),
       // Tools come from the operation catalogue, articles from core's DOC_SLUGS (unknown ones show the 404 page).
-      { path: 'features/:slug', ...page(() => import('@/features/tool/ToolPage')) },
+      { path: 'features/:slug', ...page(() => import('@/features/tool/workspace/ToolPage')) },
       { path: 'docs/:slug', ...page(() => import('@/pages/docs/DocArticle')) },
       { path: '*', Component: NotFound },
     ],

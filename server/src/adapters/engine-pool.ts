@@ -3,8 +3,8 @@ import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ErrorCode } from '@ai-editor/core';
+import { HOST_OPTIONS_ENV, type HostMessage, type HostOptions, type RunCommand } from '../engines/host/protocol.js';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
-import { HOST_OPTIONS_ENV, type HostMessage, type HostOptions, type RunCommand } from '../worker/host-protocol.js';
 
 /** A fresh host may take a while to boot and import its engine on a busy machine: not counted in the job's time. */
 const HOST_BOOT_MS = 60_000;
@@ -12,7 +12,7 @@ const HOST_BOOT_MS = 60_000;
 const RESPAWN_DELAY_MS = 500;
 const RESPAWN_DELAY_MAX_MS = 30_000;
 
-const HOST_ENTRY = fileURLToPath(new URL('../worker/host.ts', import.meta.url));
+const HOST_ENTRY = fileURLToPath(new URL('../engines/host/host.ts', import.meta.url));
 /** Hosts run the TypeScript sources through tsx, as the server itself does. */
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 

@@ -37,13 +37,34 @@ export function hasLocalEngine(operation: OperationId): boolean {
 }
 
 /**
- * Loads a local engine by its reference: an operation id (its engine above), or the URL of a module whose default
- * export is an engine that is not an operation's (select object's and the photo analysis's helpers under
- * services/, the test engines).
+ * The engine pool's tasks that are not operations, each a module whose default export is an engine: select object
+ * (the mask editor's click or box to a mask) and the photo analysis behind recommendations (face detection).
+ */
+export const LOCAL_TASKS = {
+  'select-object': () => import('./select/task.js'),
+  'photo-analysis': () => import('./analysis/task.js'),
+} satisfies Record<string, () => Promise<{ default: Engine }>>;
+
+export type LocalTaskId = keyof typeof LOCAL_TASKS;
+
+function isLocalTask(ref: string): ref is LocalTaskId {
+  return Object.hasOwn(LOCAL_TASKS, ref);
+}
+
+/** What the engine pool runs: an operation's local engine or one of the tasks above. */
+export type EngineRef = OperationId | LocalTaskId;
+
+/**
+ * Loads a local engine by its reference: an operation id (its engine above) or a task id (LOCAL_TASKS). Tests add
+ * their own engines as `file:` URLs of modules whose default export is an engine.
  */
 export async function loadLocalEngine(ref: string): Promise<Engine> {
-  const load = isOperationId(ref) ? LOCAL_ENGINES[ref] : undefined;
-  if (load === 'provider') throw new Error(`${ref} has no local engine`);
-  const module = (await (load ? load() : import(ref))) as { default: Engine };
-  return module.default;
+  if (isOperationId(ref)) {
+    const load = LOCAL_ENGINES[ref];
+    if (load === 'provider') throw new Error(`${ref} has no local engine`);
+    return (await load()).default;
+  }
+  if (isLocalTask(ref)) return (await LOCAL_TASKS[ref]()).default;
+  if (ref.startsWith('file:')) return ((await import(ref)) as { default: Engine }).default;
+  throw new Error(`${ref} is neither an operation nor a task of the engine pool`);
 }

@@ -1,6 +1,6 @@
 import { AppError } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
-import sharp from 'sharp';
+import { webpThumbnail } from '../adapters/image.js';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
 import type { ImageRepository, Owner } from '../repositories/images.js';
@@ -82,11 +82,7 @@ export class LibraryService {
       const cached = await this.deps.storage.get(key).catch(() => undefined);
       if (cached) return { bytes: cached, final: true };
     }
-    const bytes = await sharp(await this.deps.storage.get(source))
-      .rotate()
-      .resize(THUMBNAIL_PX, THUMBNAIL_PX, { fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: 70 })
-      .toBuffer();
+    const bytes = await webpThumbnail(await this.deps.storage.get(source), THUMBNAIL_PX, 70);
     if (result) {
       await this.deps.storage.put(key, bytes, 'image/webp');
       // Deleted meanwhile: its files are gone, so this one must go too.

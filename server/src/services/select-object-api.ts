@@ -1,9 +1,10 @@
 import { AppError, type OperationId } from '@ai-editor/core';
 import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
-import type { SelectPrompt } from './select-object.js';
+import type { LocalTaskId } from '../engines/local-engines.js';
+import type { SelectPrompt } from '../engines/select/select-object.js';
 
-/** The pool module that computes selections (services/select-object.engine.ts). */
-export const SELECT_MODULE = new URL('./select-object.engine.ts', import.meta.url).href;
+/** The engine pool's task that computes selections (engines/select/task.ts). */
+export const SELECT_TASK: LocalTaskId = 'select-object';
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
@@ -53,7 +54,7 @@ export async function selectObjectMask(
   let share = 0;
   try {
     const out = await pool.run(
-      SELECT_MODULE,
+      SELECT_TASK,
       { operation, image, params: { ...prompt } },
       { onProgress: () => {}, timeoutMs },
     );

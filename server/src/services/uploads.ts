@@ -1,7 +1,7 @@
 import { AppError, fileFields, isAcceptedMime, isOperationId, type Operation, type OperationId } from '@ai-editor/core';
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
+import { decodesFully, headerSize } from '../adapters/image.js';
 
 export interface UploadedFile {
   field: string;
@@ -40,9 +40,7 @@ export async function checkImage(
   let width: number;
   let height: number;
   try {
-    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
-    width = meta.autoOrient?.width ?? meta.width;
-    height = meta.autoOrient?.height ?? meta.height;
+    ({ width, height } = await headerSize(bytes));
   } catch {
     throw new AppError('IMAGE_UNREADABLE');
   }
@@ -50,7 +48,7 @@ export async function checkImage(
     throw new AppError('IMAGE_TOO_MANY_PIXELS', { megapixels: Math.floor(limits.maxInputPixels / 1e6) });
   }
   try {
-    await sharp(bytes, { failOn: 'truncated', limitInputPixels: limits.maxInputPixels }).stats();
+    await decodesFully(bytes, limits.maxInputPixels);
   } catch {
     throw new AppError('IMAGE_UNREADABLE');
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import engine, { INK } from '../../src/engines/local/cartoonization.js';
-import { cropRaw } from '../../src/engines/shared/fit.js';
-import type { RawImage } from '../../src/engines/shared/image.js';
+import { cropRaw } from '../../src/engines/raster/geometry.js';
+import type { RawImage } from '../../src/engines/raster/image.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
 import { edgeAndFlat, meanWhere, topColourShare } from '../support/image-stats.js';
 import { gaussianBlur, luma, ssim } from '../support/metrics.js';

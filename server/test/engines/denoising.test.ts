@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import engine from '../../src/engines/local/denoising.js';
-import { denoise as denoiseRaw } from '../../src/engines/shared/denoise.js';
-import type { RawImage } from '../../src/engines/shared/image.js';
+import type { RawImage } from '../../src/engines/raster/image.js';
+import { denoise as denoiseRaw } from '../../src/engines/restore/denoise.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
 import { addGaussianNoise, gradientMagnitude, luma, psnr } from '../support/metrics.js';
 

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import engine, { hdrEnhance } from '../../src/engines/local/hdr-enhancement.js';
-import type { RawImage } from '../../src/engines/shared/image.js';
-import { seededRandom } from '../../src/engines/shared/random.js';
+import type { RawImage } from '../../src/engines/raster/image.js';
+import { seededRandom } from '../../src/engines/raster/random.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
 import { hueAt, meanWhere } from '../support/image-stats.js';
 import { luma, psnr } from '../support/metrics.js';

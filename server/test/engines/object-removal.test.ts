@@ -9,8 +9,8 @@ import {
 } from '../../../bench/support/fill-cases.js';
 import inpaintingEngine from '../../src/engines/local/image-inpainting.js';
 import engine from '../../src/engines/local/object-removal.js';
-import { dilateMask } from '../../src/engines/shared/fit.js';
-import type { RawImage } from '../../src/engines/shared/image.js';
+import type { RawImage } from '../../src/engines/raster/image.js';
+import { dilateMask } from '../../src/engines/raster/morphology.js';
 import type { Engine } from '../../src/engines/types.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
 

@@ -3,8 +3,8 @@
  * dust specks and fibres, drawn as anti-aliased SVG shapes, then film grain. Seeded, so every run is the same.
  */
 import sharp from 'sharp';
-import type { RawImage } from '../../src/engines/shared/image.js';
-import { seededRandom } from '../../src/engines/shared/random.js';
+import type { RawImage } from '../../src/engines/raster/image.js';
+import { seededRandom } from '../../src/engines/raster/random.js';
 
 export interface Damaged {
   image: RawImage;

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import engine from '../../src/engines/local/pencil-sketch.js';
-import type { RawImage } from '../../src/engines/shared/image.js';
+import type { RawImage } from '../../src/engines/raster/image.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
 import { edgeAndFlat, hueAt, meanWhere, median } from '../support/image-stats.js';
 import { gradientMagnitude, luma } from '../support/metrics.js';

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import engine from '../../src/engines/local/photo-restoration.js';
-import type { RawImage } from '../../src/engines/shared/image.js';
+import type { RawImage } from '../../src/engines/raster/image.js';
 import { fixturePixels, recordingContext, toPng } from '../support/engine-ctx.js';
 import { luma, psnr, ssim } from '../support/metrics.js';
 import { damagePhoto } from './old-photo-damage.js';

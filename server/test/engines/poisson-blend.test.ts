@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { blendFill } from '../../src/engines/shared/poisson-blend.js';
+import { blendFill } from '../../src/engines/fill/poisson-blend.js';
 
 const W = 640;
 const H = 600;
 /** A smooth ramp in three channels, as a sky or a lit wall: every step between neighbours the same. */
 const ramp = (x: number, y: number) => [30 + 0.15 * x + 0.1 * y, 20 + 0.12 * x + 0.08 * y, 200 - 0.1 * x];
 
-describe('seamless blending of a fill (shared/poisson-blend.ts)', () => {
+describe('seamless blending of a fill (fill/poisson-blend.ts)', () => {
   it('blends a large fill copied from a much lighter place into a smooth ramp without a visible patch', () => {
     // A 30 % hole in the middle, filled with tiles copied from the top-left corner and 40 levels lighter: the
     // steps inside each copy are right, the level is not, and there are seams where the tiles meet.

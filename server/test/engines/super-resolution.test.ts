@@ -3,16 +3,11 @@ import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import engine from '../../src/engines/local/super-resolution.js';
-import {
-  esrganFp32Model,
-  esrganUpscale,
-  halfScaleHead,
-  TILE_OVERLAP,
-  TILE_SIZE,
-} from '../../src/engines/shared/esrgan.js';
-import type { RawImage } from '../../src/engines/shared/image.js';
-import { lookupPrelus, quantizeConvs } from '../../src/engines/shared/quantize.js';
-import { planTiles } from '../../src/engines/shared/tiles.js';
+import { esrganUpscale, TILE_OVERLAP, TILE_SIZE } from '../../src/engines/models/esrgan.js';
+import { esrganFp32Model, halfScaleHead } from '../../src/engines/models/esrgan-convert.js';
+import { lookupPrelus, quantizeConvs } from '../../src/engines/models/quantize.js';
+import type { RawImage } from '../../src/engines/raster/image.js';
+import { planTiles } from '../../src/engines/raster/tiles.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
 import { luma, meanGradient, psnr } from '../support/metrics.js';
 
@@ -129,7 +124,7 @@ describe('super-resolution engine (Real-ESRGAN general-x4v3)', () => {
   it('the PReLU lookup tables give the same values as the float chain they replace', async () => {
     const photo = await fixturePixels('coffee.png', { width: 64, height: 48 });
     const ranges = JSON.parse(
-      fs.readFileSync(new URL('../../src/engines/shared/esrgan-int8-ranges.json', import.meta.url), 'utf8'),
+      fs.readFileSync(new URL('../../src/engines/models/esrgan-int8-ranges.json', import.meta.url), 'utf8'),
     ).ranges;
     const int8 = quantizeConvs(esrganFp32Model(), ranges);
     const tables = lookupPrelus(int8);

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esrganModelPath } from '../../src/engines/shared/esrgan.js';
+import { esrganModelPath } from '../../src/engines/models/esrgan-model.js';
 import { authTestEnv, emulatorReady, signIn } from '../support/auth.js';
 import { blob, fixture, type Visitor, visitor } from '../support/server.js';
 import { type ServerProcess, startServerProcess } from '../support/server-process.js';

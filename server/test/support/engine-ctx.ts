@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { RawImage } from '../../src/engines/shared/image.js';
+import type { RawImage } from '../../src/engines/raster/image.js';
 import type { EngineContext, Progress } from '../../src/engines/types.js';
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');

@@ -1,5 +1,5 @@
 /** Small per-pixel statistics used by the stylisation tests (sketch, cartoon). */
-import type { RawImage } from '../../src/engines/shared/image.js';
+import type { RawImage } from '../../src/engines/raster/image.js';
 import { gradientMagnitude, luma } from './metrics.js';
 
 /** Pixel indices of the strongest tenth of the photo's gradients, and of its smoothest half. */

@@ -16,14 +16,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { toast } from '@/components/ui/use-toast';
 import { usePhotoTools } from '@/features/library/usePhotoTools';
 import { fetchBlob, type JobSource } from '@/features/tool/jobs';
-import { PageFileTarget } from '@/features/tool/PageFileTarget';
-import { CHECKERBOARD, resultFileName } from '@/features/tool/ResultCard';
-import { ToolWorkspace } from '@/features/tool/ToolWorkspace';
-import { UploadArea, useObjectUrl } from '@/features/tool/UploadArea';
+import { CHECKERBOARD, resultFileName } from '@/features/tool/result/ResultCard';
+import { useDownload } from '@/features/tool/result/useDownload';
 import { useAccess } from '@/features/tool/useAccess';
-import { useDownload } from '@/features/tool/useDownload';
 import { useLimits } from '@/features/tool/useLimits';
-import { refusePhoto, takeOnePhoto } from '@/features/tool/usePhotoIntake';
+import { PageFileTarget } from '@/features/tool/workspace/PageFileTarget';
+import { ToolWorkspace } from '@/features/tool/workspace/ToolWorkspace';
+import { UploadArea, useObjectUrl } from '@/features/tool/workspace/UploadArea';
+import { refusePhoto, takeOnePhoto } from '@/features/tool/workspace/usePhotoIntake';
 import { queries } from '@/lib/queries';
 import { cn } from '@/lib/utils';
 

@@ -2,7 +2,7 @@ import { LIMITS } from '@ai-editor/core';
 import { Link } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion';
-import { MAX_BATCH } from '@/features/tool/batch';
+import { MAX_BATCH } from '@/features/tool/workspace/batch';
 import { DAILY_USES, MAX_UPLOAD_TEXT, RETENTION_TEXT } from '@/lib/limits';
 
 const guestTool = LIMITS.guestOperation === 'face-enhancement' ? 'Face Enhancement' : LIMITS.guestOperation;

@@ -10,7 +10,7 @@ import { useMe } from '@/features/auth/api';
 import { deleteAllImages, deleteImage } from '@/features/library/api';
 import { UseInTool } from '@/features/library/UseInTool';
 import { jobPercent } from '@/features/tool/jobs';
-import { CHECKERBOARD } from '@/features/tool/ResultCard';
+import { CHECKERBOARD } from '@/features/tool/result/ResultCard';
 import { queries } from '@/lib/queries';
 import { useServerConfig } from '@/lib/server';
 import { cn } from '@/lib/utils';

@@ -9,12 +9,12 @@ import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { UseInTool } from '@/features/library/UseInTool';
-import { CancelJobButton } from '@/features/tool/CancelJobButton';
 import { jobPercent, stageLabel } from '@/features/tool/jobs';
-import { ResultGallery, resultUrls } from '@/features/tool/ResultCard';
-import { ResultView } from '@/features/tool/ResultView';
+import { CancelJobButton } from '@/features/tool/result/CancelJobButton';
+import { ResultGallery, resultUrls } from '@/features/tool/result/ResultCard';
+import { ResultView } from '@/features/tool/result/ResultView';
+import { useDownload } from '@/features/tool/result/useDownload';
 import { useAccess } from '@/features/tool/useAccess';
-import { useDownload } from '@/features/tool/useDownload';
 import { useJob } from '@/features/tool/useJob';
 import { cn } from '@/lib/utils';
 

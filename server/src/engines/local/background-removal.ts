@@ -1,6 +1,6 @@
 import { defineEngine } from '../define.js';
-import { decode, encodePng } from '../shared/image.js';
-import { releaseIsnet, salientMask, warmIsnet } from '../shared/isnet.js';
+import { releaseIsnet, salientMask, warmIsnet } from '../models/isnet.js';
+import { decode, encodePng } from '../raster/image.js';
 
 /** Background removal: ISNet's subject mask becomes the alpha channel of the photo, at the photo's own size. */
 export default defineEngine('background-removal', {

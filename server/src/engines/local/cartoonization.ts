@@ -1,8 +1,8 @@
 import { defineEngine } from '../define.js';
-import { processFitted } from '../shared/fit.js';
-import { decode, encodePng, type RawImage } from '../shared/image.js';
-import { loadOpenCv, type OpenCv, withMats } from '../shared/opencv.js';
-import { warmWithSmallJob } from '../shared/warm.js';
+import { loadOpenCv, type OpenCv, withMats } from '../models/opencv.js';
+import { warmWithSmallJob } from '../models/warm.js';
+import { processFitted } from '../raster/fit.js';
+import { decode, encodePng, type RawImage } from '../raster/image.js';
 
 /**
  * Cartoon: the classic pipeline on OpenCV.js. Repeated bilateral filtering flattens texture while keeping edges; a

@@ -1,10 +1,10 @@
 import { defineEngine } from '../define.js';
-import { denoise } from '../shared/denoise.js';
-import { decode, encodePng } from '../shared/image.js';
-import { warmWithSmallJob } from '../shared/warm.js';
+import { warmWithSmallJob } from '../models/warm.js';
+import { decode, encodePng } from '../raster/image.js';
+import { denoise } from '../restore/denoise.js';
 
 /**
- * Denoising: non-local means on luminance and half-size chroma (shared/denoise.ts). The noise level is estimated
+ * Denoising: non-local means on luminance and half-size chroma (restore/denoise.ts). The noise level is estimated
  * from the photo; the strength slider (1-100, 50 = the estimate) scales the level the filter assumes.
  */
 export default defineEngine('denoising', {

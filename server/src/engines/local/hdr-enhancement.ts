@@ -1,8 +1,9 @@
 import { defineEngine } from '../define.js';
-import { fitScale, resizeRaw } from '../shared/fit.js';
-import { guidedFilter } from '../shared/guided-filter.js';
-import { decode, encodePng, type RawImage } from '../shared/image.js';
-import { warmWithSmallJob } from '../shared/warm.js';
+import { warmWithSmallJob } from '../models/warm.js';
+import { fitScale } from '../raster/geometry.js';
+import { guidedFilter } from '../raster/guided-filter.js';
+import { decode, encodePng, type RawImage } from '../raster/image.js';
+import { resizeRaw } from '../raster/resize.js';
 
 /**
  * Exposure correction with local tone mapping, classical and model-free.

@@ -1,6 +1,6 @@
 import { defineEngine } from '../define.js';
-import { warmWithSmallJob } from '../shared/warm.js';
-import { fillMasked } from './object-removal.js';
+import { fillMasked } from '../fill/masked-fill.js';
+import { warmWithSmallJob } from '../models/warm.js';
 
 /** Inpainting: the same fill as object removal; the mask only grows enough to cover anti-aliased brush edges. */
 export default defineEngine('image-inpainting', {

@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { defineEngine } from '../define.js';
-import { detectFaces, releaseFaces, warmFaces } from '../shared/faces.js';
-import { decode, encodePng, type RawImage } from '../shared/image.js';
-import { releaseIsnet, salientMask, warmIsnet } from '../shared/isnet.js';
-import { personMatte, releasePersonSeg, warmPersonSeg } from '../shared/person-seg.js';
+import { detectFaces, releaseFaces, warmFaces } from '../models/faces.js';
+import { releaseIsnet, salientMask, warmIsnet } from '../models/isnet.js';
+import { personMatte, releasePersonSeg, warmPersonSeg } from '../models/person-seg.js';
+import { decode, encodePng, type RawImage } from '../raster/image.js';
 
 /**
  * Segmentation: separates the subject from the background.

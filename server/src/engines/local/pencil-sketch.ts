@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { defineEngine } from '../define.js';
-import { decode, encodePng, type RawImage } from '../shared/image.js';
-import { warmWithSmallJob } from '../shared/warm.js';
+import { warmWithSmallJob } from '../models/warm.js';
+import { decode, encodePng, type RawImage } from '../raster/image.js';
 
 /**
  * Pencil sketch. Graphite: the grey image colour-dodged with its own blurred inverse (grey * 255 / blur(grey)),

@@ -1,21 +1,26 @@
-import type { ParamsOf } from '@ai-editor/core';
 import sharp from 'sharp';
 import { defineEngine } from '../define.js';
-import { denoise } from '../shared/denoise.js';
-import { detectFaces, type Face, releaseFaces } from '../shared/faces.js';
-import { dilate, processMaskedRegion } from '../shared/fit.js';
-import { decode, decodeMask, encodePng, type RawImage } from '../shared/image.js';
-import { inpaint } from '../shared/inpaint.js';
-import { detectDefects, fillThinMarks } from '../shared/scratches.js';
-import faceEnhancement, { NO_FACE_NOTE } from './face-enhancement.js';
+import { inpaint } from '../fill/inpaint.js';
+import { detectFaces, type Face, releaseFaces } from '../models/faces.js';
+import { processMaskedRegion } from '../raster/fit.js';
+import { decode, decodeMask, encodePng, type RawImage } from '../raster/image.js';
+import { dilate } from '../raster/morphology.js';
+import { denoise } from '../restore/denoise.js';
+import {
+  enhanceFaces as enhanceFacesOf,
+  NO_FACE_NOTE,
+  releaseFaceEnhancement,
+  warmFaceEnhancement,
+} from '../restore/face-enhance.js';
+import { detectDefects, fillThinMarks } from '../restore/scratches.js';
 
 /**
  * Photo restoration, an old-photo pipeline that never invents colour:
- * 1. find scratches and dust (shared/scratches.ts) on the photo as it came, before any smoothing thins them, and
+ * 1. find scratches and dust (restore/scratches.ts) on the photo as it came, before any smoothing thins them, and
  *    add the user's mask if one was painted; eyes and lips are protected, so catchlights are not taken for dust, and
  *    the colours are passed along, since a mark that keeps the colour it lies on is a real thin object;
- * 2. fill those marks from the photo's own texture (patch-based inpainting, shared/inpaint.ts), grain included;
- * 3. reduce grain and noise (non-local means, shared/denoise.ts);
+ * 2. fill those marks from the photo's own texture (patch-based inpainting, fill/inpaint.ts), grain included;
+ * 3. reduce grain and noise (non-local means, restore/denoise.ts);
  * 4. enhance the faces, when there are any (the face-enhancement engine: Real-ESRGAN on each face, blended back).
  * Output: images[0] is the restored photo, images[1] a mask of what was repaired (white), to check and download.
  * A greyscale photo is worked on as one channel and returned as a greyscale PNG; a colour (or toned) photo keeps
@@ -175,12 +180,8 @@ export default defineEngine('photo-restoration', {
       const rgb = work.channels === 1 ? await toRgb(work) : work;
       // Only when the cleaned photo still shows a face: without one the face engine would enhance the whole photo.
       if ((await detectFaces(rgb).catch(() => [])).length) {
-        const out = await faceEnhancement.run(
-          {
-            operation: 'face-enhancement',
-            image: await encodePng(rgb),
-            params: { scale: '1' } satisfies ParamsOf<'face-enhancement'>,
-          },
+        const out = await enhanceFacesOf(
+          { operation: 'face-enhancement', image: await encodePng(rgb), params: { scale: '1' } },
           {
             ...ctx,
             progress: (p) =>
@@ -226,10 +227,10 @@ export default defineEngine('photo-restoration', {
     };
   },
   async release() {
-    await Promise.all([faceEnhancement.release?.(), releaseFaces()]);
+    await Promise.all([releaseFaceEnhancement(), releaseFaces()]);
   },
   /** Face enhancement's models (human's face models and Real-ESRGAN) are this engine's only ones. */
-  warm: (ctx) => faceEnhancement.warm?.(ctx) ?? Promise.resolve(),
+  warm: warmFaceEnhancement,
 });
 
 /** True when no painted pixel lies deeper than THIN_DEPTH inside the mask (strokes over scratches, not areas). */

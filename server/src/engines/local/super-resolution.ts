@@ -1,12 +1,13 @@
 import { checkOutputSize } from '@ai-editor/core';
 import sharp from 'sharp';
 import { defineEngine } from '../define.js';
-import { esrganUpscale, releaseEsrgan, warmEsrgan } from '../shared/esrgan.js';
-import { decode, encodePng } from '../shared/image.js';
+import { esrganUpscale, warmEsrgan } from '../models/esrgan.js';
+import { releaseEsrgan } from '../models/esrgan-model.js';
+import { decode, encodePng } from '../raster/image.js';
 
 /**
  * Super-resolution with Real-ESRGAN general-x4v3 in overlapping tiles. The network is 4x only; for 2x its last
- * convolution carries a folded 2x2 average (a second prepared model, shared/esrgan.ts), so no 4x image is ever made
+ * convolution carries a folded 2x2 average (a second prepared model, models/esrgan-convert.ts), so no 4x image is ever made
  * (docs/models.md). Transparency, if any, is resized with Lanczos.
  */
 export default defineEngine('super-resolution', {

@@ -1,0 +1,22 @@
+/** The image work services need (checking uploads, thumbnails), through sharp: services do not import it. */
+import sharp from 'sharp';
+
+/** The image's upright size (EXIF orientation applied), read from its header without decoding it; throws if unreadable. */
+export async function headerSize(bytes: Buffer): Promise<{ width: number; height: number }> {
+  const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  return { width: meta.autoOrient?.width ?? meta.width, height: meta.autoOrient?.height ?? meta.height };
+}
+
+/** Decodes the whole image, refusing one over `maxPixels` or truncated or corrupt; throws if it does not decode. */
+export async function decodesFully(bytes: Buffer, maxPixels: number): Promise<void> {
+  await sharp(bytes, { failOn: 'truncated', limitInputPixels: maxPixels }).stats();
+}
+
+/** An upright WebP copy inside a `size` x `size` square (never enlarged). */
+export function webpThumbnail(bytes: Buffer, size: number, quality: number): Promise<Buffer> {
+  return sharp(bytes)
+    .rotate()
+    .resize(size, size, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality })
+    .toBuffer();
+}

