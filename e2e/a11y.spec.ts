@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 for (const path of ['/', '/faq', '/pricing', '/contact']) {
   for (const appearance of ['light', 'dark'] as const) {

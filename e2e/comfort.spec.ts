@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ClientConfig, Health, ImageJob } from '@ai-editor/core';
-import { test as base, expect, type Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import sharp from 'sharp';
 import { emulatorAnswers } from '../server/test/support/emulator-accounts';
 import { signIn } from './auth-support';
+import { test as base, expect, type Page } from './fixtures';
 import { type RunningServer, startServer } from './server';
 import { dropFiles, fixture, resizedPhoto, seriousViolations, skipTutorials, toast } from './tool-support';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { startServer } from './server';
 
 test('invalid input shows its messages and sends nothing', async ({ page }) => {

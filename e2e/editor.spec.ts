@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { ROOT } from './server';
 
 test('a chosen photo opens the steps, offering only the photo tools this server runs', async ({ page }) => {

@@ -4,6 +4,8 @@ import { ROOT, startServer } from './server';
 
 /** Starts the real server once for the whole run; the build in web/dist must exist (`npm run test:e2e` makes it). */
 export default async function globalSetup() {
+  // The README's pictures (readme-shots.spec.ts) start a server of their own.
+  if (process.env.README_SHOTS) return;
   if (!fs.existsSync(path.join(ROOT, 'web/dist/index.html'))) {
     throw new Error('web/dist is missing: run `npm run build` (or `npm run test:e2e`, which builds first)');
   }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { ImageJob } from '@ai-editor/core';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './fixtures';
 import { allowUse, choosePhoto, expectResult, fixture, resizedPhoto, skipTutorials, toast } from './tool-support';
 
 /** Submits a job through the page's own cookie jar (so the page may see it), as the tool page would. */
@@ -45,7 +45,7 @@ test('pending shows a skeleton and progress, then the completed image and its do
     page.waitForEvent('download'),
     done.getByRole('button', { name: 'Download' }).click(),
   ]);
-  expect(download.suggestedFilename()).toBe('enhanced-image.png');
+  expect(download.suggestedFilename()).toBe(`denoising-${id}.png`);
   await expect(toast(page, 'Success', 'Image downloaded successfully')).toBeVisible();
   await other.context().close();
 });

@@ -1,5 +1,5 @@
 import { LIMITS, OPERATIONS } from '@ai-editor/core';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 const MAX_MB = `${LIMITS.maxUploadBytes / (1024 * 1024)}MB`;
 const RETENTION = `${LIMITS.retentionHours} hours`;

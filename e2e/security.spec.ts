@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
 import { serveGoogleStandIns } from './auth-support';
+import { expect, type Page, test } from './fixtures';
 import { type RunningServer, startServer } from './server';
 import { choosePhoto, expectResult, fixture, skipTutorials, toast } from './tool-support';
 
@@ -63,6 +63,26 @@ test('the sign-in popup flow breaks no CSP rule; closing the popup is not an err
   await popup.waitForEvent('close', { timeout: 30_000 });
   await expect(page.getByTestId('account-menu')).toBeVisible();
   expect(violations).toEqual([]);
+});
+
+test('the suite’s guard sees a violation: an inline script the policy refuses fails the test', async ({
+  page,
+  cspViolations,
+}) => {
+  await page.goto('/contact');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(cspViolations).toEqual([]);
+  // A script element added by the page runs under the document's policy, which allows no inline code.
+  await page.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.__ran = true';
+    document.body.append(script);
+  });
+  expect(await page.evaluate(() => (window as { __ran?: boolean }).__ran)).toBeUndefined();
+  await expect.poll(() => cspViolations.length).toBeGreaterThan(0);
+  expect(cspViolations.join('\n')).toMatch(/script-src/);
+  // Seen and checked: cleared, so that the guard passes this test.
+  cspViolations.length = 0;
 });
 
 test('an unknown address answers HTTP 404 with the 404 page', async ({ page }) => {

@@ -1,5 +1,5 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
+import { expect, type Locator, type Page, test } from './fixtures';
 import { allowUse, choosePhoto, expectResult, fixture, skipTutorials } from './tool-support';
 
 /**

@@ -1,5 +1,5 @@
 import type { ClientConfig } from '@ai-editor/core';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test.describe('at 375 px', () => {
   test.use({ viewport: { width: 375, height: 740 } });

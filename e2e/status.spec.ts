@@ -1,5 +1,5 @@
 import type { Health } from '@ai-editor/core';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test('the status page shows the live state from /api/health', async ({ page, request }) => {
   const health = (await (await request.get('/api/health')).json()) as Health;

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { allowUse, choosePhoto, fixture, seriousViolations } from './tool-support';
 
 for (const appearance of ['light', 'dark'] as const) {

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
+import { expect, test } from './fixtures';
 import { allowUse, choosePhoto, expectResult, fixture, noisyPhoto, skipTutorials, TEXT, toast } from './tool-support';
 
 test('background removal end to end: progress, result, compare slider, transparent PNG download', async ({ page }) => {
@@ -41,12 +41,12 @@ test('background removal end to end: progress, result, compare slider, transpare
   await page.mouse.up();
   await expect.poll(async () => Number(await handle.getAttribute('aria-valuenow'))).toBeLessThan(25);
 
-  // Download: saved as {operation}-result.png, a PNG with real transparency.
+  // Download: saved as {operation}-{job}.png, a PNG with real transparency.
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     card.getByRole('button', { name: 'Download' }).click(),
   ]);
-  expect(download.suggestedFilename()).toBe('background-removal-result.png');
+  expect(download.suggestedFilename()).toBe(`background-removal-${new URL(page.url()).searchParams.get('job')}.png`);
   const saved = await download.path();
   const meta = await sharp(saved).metadata();
   expect(meta.format).toBe('png');
@@ -76,8 +76,8 @@ test('background removal end to end: progress, result, compare slider, transpare
     page.waitForEvent('download'),
     result.getByRole('button', { name: 'Download' }).click(),
   ]);
-  // Result page naming (docs/product.md#api-conventions): enhanced-image with the extension of the returned content type.
-  expect(again.suggestedFilename()).toBe('enhanced-image.png');
+  // Result page naming (docs/product.md#api-conventions): the tool and the job, the extension of the content type.
+  expect(again.suggestedFilename()).toBe(`background-removal-${new URL(page.url()).searchParams.get('id')}.png`);
   await expect(toast(page, 'Success', 'Image downloaded successfully')).toBeVisible();
   await page.route('**/api/images/*/download/*', (route) => route.abort());
   await result.getByRole('button', { name: 'Download' }).click();
@@ -108,7 +108,7 @@ test('several outputs show as a gallery; the analysis of the result suggests den
     page.waitForEvent('download'),
     card.getByRole('button', { name: 'Download' }).click(),
   ]);
-  expect(download.suggestedFilename()).toBe('image-segmentation-result-2.png');
+  expect(download.suggestedFilename()).toMatch(/^image-segmentation-\d+-2\.png$/);
   // The second output is the greyscale mask.
   expect((await sharp(await download.path()).metadata()).format).toBe('png');
 
@@ -124,7 +124,7 @@ test('several outputs show as a gallery; the analysis of the result suggests den
     resultPage.waitForEvent('download'),
     done.getByRole('button', { name: 'Download' }).click(),
   ]);
-  expect(saved.suggestedFilename()).toBe('enhanced-image-2.png');
+  expect(saved.suggestedFilename()).toBe(download.suggestedFilename());
   await resultPage.close();
 
   const recs = page.getByTestId('recommendations');

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ClientConfig } from '@ai-editor/core';
-import { test as base, expect, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { emulatorAnswers } from '../server/test/support/emulator-accounts';
+import { test as base, expect, type Page } from './fixtures';
 import { type RunningServer, startServer } from './server';
 import { allowUse, choosePhoto, fixture, resizedPhoto, skipTutorials, toast } from './tool-support';
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { allowUse, choosePhoto, expectResult, resizedPhoto, skipTutorials, watchUntil } from './tool-support';
 
 test('progress is real: the queue position falls as jobs ahead finish, then the percentage moves', async ({

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import type { ClientConfig } from '@ai-editor/core';
-import { test as base, expect } from '@playwright/test';
 import sharp from 'sharp';
 import { type Standin, startStandin } from '../server/test/replicate/standin';
 import { emulatorAnswers } from '../server/test/support/emulator-accounts';
+import { test as base, expect } from './fixtures';
 import { type RunningServer, startServer } from './server';
 import { allowUse, expectResult, skipTutorials } from './tool-support';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 /** The tutorial card (docs/product.md#pages, #flows): steps from the catalogue, remembered per feature in browser storage. */
 test('finishing the tutorial hides it for that feature after a reload, not for another', async ({ page }) => {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { allowUse, choosePhoto, dropFiles, fixture, skipTutorials, TEXT, toast } from './tool-support';
 
 /** The upload rules (docs/product.md#upload-rules), checked in the browser with the server's messages before anything is sent. */
@@ -61,14 +61,29 @@ test.describe('upload checks on a tool page', () => {
     await expect(page.getByTestId('upload-error')).toHaveText(TEXT.tooMany);
   });
 
-  test('a damaged file the browser cannot judge: the server refuses it, and its message shows', async ({ page }) => {
-    // Named and typed as a PNG, so it passes the browser's checks; the server decodes it and refuses.
-    const png = fs.readFileSync(fixture('astronaut.png')).subarray(0, 4000);
-    await choosePhoto(page, { name: 'broken.png', mimeType: 'image/png', buffer: png });
+  test('a damaged photo is refused when it is chosen, in the server’s words: a cut-off JPEG, a broken PNG', async ({
+    page,
+  }) => {
+    const unreadable = 'The image could not be read. It may be damaged or incomplete';
+    let posted = false;
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/images') posted = true;
+    });
+    const jpg = fs.readFileSync(fixture('rocket.jpg'));
+    const png = fs.readFileSync(fixture('astronaut.png'));
+    for (const file of [
+      { name: 'holiday.jpg', mimeType: 'image/jpeg', buffer: jpg.subarray(0, Math.floor(jpg.length * 0.9)) },
+      { name: 'broken.png', mimeType: 'image/png', buffer: png.subarray(0, 4000) },
+    ]) {
+      await choosePhoto(page, file);
+      await expect(page.getByTestId('upload-error')).toHaveText(unreadable);
+      await expect(toast(page, 'Error', unreadable)).toBeVisible();
+      await expect(page.getByTestId('chosen-file')).toHaveCount(0);
+    }
+    // Nothing was taken: Process asks for a photo, and nothing is sent.
     await page.getByRole('button', { name: 'Process Image' }).click();
-    await expect(toast(page, 'Error', 'The image could not be read. It may be damaged or incomplete')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Process Image' })).toBeEnabled();
-    await expect(page.getByTestId('job-progress')).toHaveCount(0);
+    await expect(toast(page, 'Error', TEXT.fileRequired)).toBeVisible();
+    expect(posted).toBe(false);
   });
 
   test('a good photo after a refused one clears the error and shows its preview and name', async ({ page }) => {
@@ -113,5 +128,7 @@ test('the ad block shows its fallback text at 250 px or more, with tips and the 
   await expect(ad).toContainText('Advertisement');
   expect((await ad.boundingBox())?.height).toBeGreaterThanOrEqual(250);
   await expect(page.getByRole('heading', { name: 'Why choose Background Removal?' })).toBeVisible();
-  await expect(page.getByText('Most operations finish within 30 seconds.')).toBeVisible();
+  await expect(
+    page.getByText('Most tools finish in a few seconds; enlarging or restoring a large photo can take a few minutes.'),
+  ).toBeVisible();
 });

@@ -40,6 +40,12 @@ export const ERRORS = {
     title: 'Error',
     message: 'The mask covers the whole photo: leave part of it unpainted to fill from',
   },
+  /** A mask with nothing painted on it (all black) would change nothing: refused before a use is spent. */
+  MASK_EMPTY: {
+    status: 422,
+    title: 'Error',
+    message: 'The mask is empty. Please paint the area to change',
+  },
   MASK_SIZE_MISMATCH: {
     status: 422,
     title: 'Error',
@@ -65,9 +71,28 @@ export const ERRORS = {
   RESULT_EXPIRED: {
     status: 410,
     title: 'Error',
-    message: 'This image was deleted 24 hours after it was created',
+    message: 'This image was deleted {hours} hours after it was created',
   },
   BAD_REQUEST: { status: 400, title: 'Error', message: '{reason}' },
+  /** A multipart body that ends early or does not follow the format (a dropped connection, a broken client). */
+  MALFORMED_UPLOAD: {
+    status: 400,
+    title: 'Error',
+    message: 'The upload was cut short or is malformed. Please try again',
+  },
+  /** A JSON (or text) body over the server's body limit; uploads have their own limit (FILE_TOO_LARGE). */
+  BODY_TOO_LARGE: { status: 413, title: 'Error', message: 'The request body is too large. The limit is {limit}' },
+  /**
+   * A state-changing request with this visitor's cookie sent by a page of another origin (another site, another
+   * port or a sibling subdomain): cross-site request forgery.
+   */
+  CROSS_SITE_REQUEST: {
+    status: 403,
+    title: 'Error',
+    message: 'This request came from another site and was refused. Please use the app itself',
+  },
+  /** A file could not be written because the disk (or the storage) is full. */
+  OUT_OF_STORAGE: { status: 507, title: 'Error', message: 'The server is out of storage space' },
   RATE_LIMITED: {
     status: 429,
     title: 'Error',
@@ -115,6 +140,22 @@ export const ERRORS = {
     message: 'Sign-in cannot be checked right now. Please try again in a minute.',
   },
 
+  // API keys and webhooks
+  INVALID_API_KEY: {
+    status: 401,
+    title: 'Authentication Error',
+    message: 'This API key is unknown or has been revoked.',
+  },
+  /** Keys are managed by the signed-in person (session or ID token), not by another key. */
+  API_KEY_FORBIDDEN: { status: 403, title: 'Error', message: 'API keys cannot manage API keys. Sign in to do this.' },
+  API_KEY_NOT_FOUND: { status: 404, title: 'Error', message: 'API key not found' },
+  WEBHOOK_NEEDS_API_KEY: {
+    status: 400,
+    title: 'Error',
+    message: 'Webhooks are sent for jobs submitted with an API key (Authorization: Bearer aie_...)',
+  },
+  WEBHOOK_REFUSED: { status: 422, title: 'Error', message: 'Webhook URL refused: {reason}' },
+
   // Tool page flow (docs/product.md#messages); shown by the client
   UPLOAD_FAILED: { status: 500, title: 'Error', message: 'Failed to upload image' },
   PROCESS_FAILED: { status: 500, title: 'Error', message: 'Failed to process image' },
@@ -132,6 +173,31 @@ export const ERRORS = {
   UNKNOWN_ERROR: { status: 500, title: 'Error', message: 'Unknown error occurred' },
   RESULT_DOWNLOAD_FAILED: { status: 500, title: 'Error', message: 'Failed to download image. Please try again.' },
   IMAGE_LOAD_FAILED: { status: 500, title: 'Error', message: 'Failed to load image. Please try again.' },
+  /**
+   * A job page (result page, tool page `?job=`, editor step) whose job's files the retention sweep removed;
+   * `{retention}` is RETENTION_HOURS in words ('24 hours').
+   */
+  JOB_EXPIRED: {
+    status: 410,
+    title: 'Error',
+    message: 'This image is no longer available: results are deleted {retention} after they are made',
+  },
+  /**
+   * A job page whose job the server does not show: deleted, never there, or another visitor's (the server answers
+   * all three alike, so as not to tell strangers which jobs exist).
+   */
+  JOB_NOT_AVAILABLE: {
+    status: 404,
+    title: 'Error',
+    message:
+      'This image is no longer available: it was deleted, or the link is not to one of your images. Results are deleted {retention} after they are made',
+  },
+  /** A job page whose job was cancelled before it finished (its use was given back). */
+  JOB_CANCELLED: {
+    status: 409,
+    title: 'Cancelled',
+    message: 'This job was cancelled before it finished. It did not count against your daily uses',
+  },
 
   // Job failures written into metadata.error by the worker
   PROCESSING_TIMED_OUT: { status: 500, title: 'Error', message: 'Processing timed out' },

@@ -1,6 +1,7 @@
 export * from './api/index.js';
 export * from './contact.js';
 export * from './errors.js';
+export * from './file-names.js';
 export * from './limits.js';
 export * from './operations.js';
 export * from './output-size.js';

@@ -15,6 +15,8 @@ interface ParamBase {
   name: string;
   label: string;
   help?: string;
+  /** 'output': how the result is delivered (format, quality), shown in the tool page's Output section. */
+  group?: 'output';
 }
 export interface TextParam extends ParamBase {
   kind: 'text';
@@ -43,6 +45,8 @@ export interface SelectParam extends ParamBase {
   kind: 'select';
   default: string;
   options: readonly { value: string; label: string }[];
+  /** Also accepts a colour `#rrggbb` besides the options (background removal's background). */
+  color?: boolean;
 }
 export type ParamDef = TextParam | NumberParam | BooleanParam | SelectParam;
 
@@ -77,6 +81,42 @@ const PROMPT = {
 
 const SIZE = <N extends 'width' | 'height'>(name: N, label: string) =>
   ({ kind: 'number', name, label, default: 768, min: 256, max: 1024, step: 64 }) as const satisfies NumberParam;
+
+/** A colour `#rrggbb`, as a select parameter with `color` accepts it. */
+export const COLOR_PATTERN = '^#[0-9a-fA-F]{6}$';
+
+/**
+ * How every tool's results are delivered: one PNG is kept per result, and the result and download addresses serve
+ * it in the format asked for at submit (a JPEG of a transparent result is flattened on white).
+ */
+export const OUTPUT_PARAMS = [
+  {
+    kind: 'select',
+    name: 'format',
+    label: 'Format',
+    group: 'output',
+    default: 'png',
+    options: [
+      { value: 'png', label: 'PNG (lossless)' },
+      { value: 'jpeg', label: 'JPEG' },
+      { value: 'webp', label: 'WebP' },
+    ],
+  },
+  {
+    kind: 'number',
+    name: 'quality',
+    label: 'Quality',
+    help: 'For JPEG and WebP: higher is sharper and larger.',
+    group: 'output',
+    default: 90,
+    min: 1,
+    max: 100,
+    step: 1,
+    slider: true,
+  },
+] as const satisfies readonly ParamDef[];
+
+export type OutputFormat = (typeof OUTPUT_PARAMS)[0]['options'][number]['value'];
 
 const uploadTutorial = (choose: string) => [
   { title: 'Upload', text: 'Drop a JPEG, PNG or WebP photo of up to 10MB on the upload area, or click it to browse.' },
@@ -238,14 +278,38 @@ const CATALOGUE = [
     input: 'photo',
     status: 'working',
     guestAccess: false,
-    params: [],
+    params: [
+      {
+        kind: 'select',
+        name: 'background',
+        label: 'Background',
+        help: 'Transparent, a colour (#rrggbb), or the photo itself blurred.',
+        default: 'transparent',
+        color: true,
+        options: [
+          { value: 'transparent', label: 'Transparent' },
+          { value: 'blur', label: 'Blurred photo' },
+        ],
+      },
+      {
+        kind: 'select',
+        name: 'output',
+        label: 'Result',
+        default: 'image',
+        options: [
+          { value: 'image', label: 'Cut-out image' },
+          { value: 'mask', label: 'Mask (greyscale)' },
+        ],
+      },
+      { kind: 'boolean', name: 'crop', label: 'Crop to the subject', default: false },
+    ],
     whyChoose: [
       'Clean edges around hair and fine detail',
       'Transparent PNG at the full size of your photo',
       'Works on people, products and animals',
       'Runs on our own server: your photo goes nowhere else',
     ],
-    tutorial: uploadTutorial('Nothing to set: the subject is found automatically.'),
+    tutorial: uploadTutorial('Keep the background transparent, fill it with a colour or blur it; or take the mask.'),
   },
   {
     id: 'super-resolution',
@@ -527,7 +591,11 @@ export interface Operation<Id extends OperationId = OperationId> extends Operati
   id: Id;
 }
 
-export const OPERATIONS: readonly Operation[] = CATALOGUE;
+/** Every operation makes images: each takes the output parameters after its own. */
+export const OPERATIONS: readonly Operation[] = CATALOGUE.map((op) => ({
+  ...op,
+  params: [...op.params, ...OUTPUT_PARAMS],
+}));
 export const OPERATION_IDS: readonly OperationId[] = OPERATIONS.map((op) => op.id);
 
 /** One operation's catalogue entry with its literal types (its input kind, mask rule and parameters). */
@@ -538,13 +606,15 @@ type ValueOf<P extends ParamDef> = P extends NumberParam
   ? number
   : P extends BooleanParam
     ? boolean
-    : P extends { kind: 'select'; options: readonly { value: infer V }[] }
-      ? V
-      : string;
+    : P extends { color: true }
+      ? string
+      : P extends { kind: 'select'; options: readonly { value: infer V }[] }
+        ? V
+        : string;
 
 /** One operation's parameters as parseParams returns them, e.g. `ParamsOf<'denoising'>` is `{ strength: number }`. */
 export type ParamsOf<Id extends OperationId> = Id extends OperationId
-  ? { [P in CatalogueEntry<Id>['params'][number] as P['name']]: ValueOf<P> }
+  ? { [P in [...CatalogueEntry<Id>['params'], ...typeof OUTPUT_PARAMS][number] as P['name']]: ValueOf<P> }
   : never;
 
 const BY_ID = new Map<string, Operation>(OPERATIONS.map((op) => [op.id, op]));

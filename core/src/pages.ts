@@ -20,6 +20,7 @@ export const PAGE_PATHS = [
   '/docs',
   '/taguchi-design',
   '/api-docs',
+  '/api-keys',
   '/contact',
   '/status',
   '/about',

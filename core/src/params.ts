@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { AppError } from './errors.js';
-import type { NumberParam, Operation, OperationId, ParamDef, ParamsOf, TextParam } from './operations.js';
+import {
+  COLOR_PATTERN,
+  type NumberParam,
+  type Operation,
+  type OperationId,
+  type ParamDef,
+  type ParamsOf,
+  type TextParam,
+} from './operations.js';
 
 export type ParamValue = string | number | boolean;
 export type Params = Record<string, ParamValue>;
@@ -17,11 +25,15 @@ function schemaFor(def: ParamDef): z.ZodType<ParamValue> {
     case 'number':
       return numberSchema(def);
     case 'boolean':
-      return z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
-    case 'select':
-      return z.enum(def.options.map((o) => o.value) as [string, ...string[]], {
-        error: `one of ${def.options.map((o) => o.value).join(', ')}`,
+      return z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
+        error: 'true or false',
       });
+    case 'select': {
+      const values = def.options.map((o) => o.value);
+      const error = `one of ${values.join(', ')}${def.color ? ' or a colour #rrggbb' : ''}`;
+      const options = z.enum(values as [string, ...string[]], { error });
+      return def.color ? z.union([options, z.string().regex(new RegExp(COLOR_PATTERN), error)], { error }) : options;
+    }
   }
 }
 

@@ -28,6 +28,9 @@ describe('operation catalogue', () => {
       refine: 'expert_ensemble_refiner',
       apply_watermark: false,
       num_inference_steps: 25,
+      // Every tool's output options, PNG by default.
+      format: 'png',
+      quality: 90,
     });
     const diffusion = Object.fromEntries(getOperation('text-to-image-diffusion').params.map((p) => [p.name, p]));
     expect(diffusion.guidance_scale).toMatchObject({ min: 1, max: 20, step: 0.5, default: 7.5 });
@@ -37,6 +40,22 @@ describe('operation catalogue', () => {
     expect(style.style_strength_ratio).toMatchObject({ min: 1, max: 100, default: 35 });
     expect(style.num_steps).toMatchObject({ min: 20, max: 100, default: 50 });
     expect(style.num_outputs).toMatchObject({ min: 1, max: 4, default: 1 });
+  });
+
+  it('gives every tool the output options, and background removal a colour or blur behind the subject', () => {
+    for (const op of OPERATIONS)
+      expect(op.params.filter((p) => p.group === 'output').map((p) => p.name)).toEqual(['format', 'quality']);
+    const op = getOperation('background-removal');
+    expect(parseParams(op, { background: '#1E90ff', output: 'mask', crop: 'true', format: 'webp' })).toMatchObject({
+      background: '#1E90ff',
+      output: 'mask',
+      crop: true,
+      format: 'webp',
+      quality: 90,
+    });
+    expect(parseParams(op, {}).background).toBe('transparent');
+    expect(() => parseParams(op, { background: '#12345' })).toThrow(/#rrggbb/);
+    expect(() => parseParams(op, { background: 'url(x)' })).toThrow(/#rrggbb/);
   });
 
   it('names the file fields each input kind takes', () => {

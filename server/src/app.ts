@@ -1,4 +1,5 @@
-import { AppError, type OperationId } from '@ai-editor/core';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { AppError, NO_SUCH_JOB, type OperationId } from '@ai-editor/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -10,20 +11,25 @@ import { selectJobChanges, selectQueue, selectRateLimiters, selectStorage } from
 import type { Storage } from './adapters/storage.js';
 import type { Config } from './config.js';
 import { createEngineRegistry } from './engines/registry.js';
+import { ApiKeyRepository } from './repositories/api-keys.js';
 import { ContactMessageRepository } from './repositories/contact-messages.js';
 import { IdempotencyKeyRepository } from './repositories/idempotency-keys.js';
 import { ImageRepository } from './repositories/images.js';
+import { WebhookDeliveryRepository } from './repositories/webhook-deliveries.js';
+import { drainBody, registerJsonParser } from './request-bodies.js';
 import { clientConfigRoutes } from './routes/client-config.js';
 import { contactRoutes } from './routes/contact.js';
 import { healthRoutes } from './routes/health.js';
-import { imageRoutes } from './routes/images.js';
+import { imageRoutes, imageView } from './routes/images.js';
 import { jobEventRoutes } from './routes/job-events.js';
+import { keyRoutes } from './routes/keys.js';
 import { libraryRoutes } from './routes/library.js';
 import { registerOpenApi } from './routes/openapi.js';
 import { recommendationRoutes } from './routes/recommendations.js';
 import { selectObjectRoutes } from './routes/select-object.js';
 import { sessionRoutes } from './routes/session.js';
 import { webRoutes } from './routes/web.js';
+import { registerSameOrigin } from './same-origin.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { assertAuthConfig, setUpAuth } from './services/auth/index.js';
 import { IdempotencyService } from './services/idempotency.js';
@@ -32,6 +38,21 @@ import { LibraryService } from './services/library.js';
 import { RecommendationService } from './services/recommendations.js';
 import { RetentionService } from './services/retention.js';
 import { registerSessions, sessionSecret } from './services/sessions.js';
+import { WebhookService, watchJobsForWebhooks } from './services/webhooks.js';
+import { SHUTDOWN_DEADLINE_MS, within } from './shutdown.js';
+
+/** Health details for operators: the request carries `X-Health-Token: <HEALTH_DETAILS_TOKEN>` (none when unset). */
+function healthTokenCheck(token: string | undefined) {
+  if (!token) return () => false;
+  const expected = createHash('sha256').update(token).digest();
+  return (request: import('fastify').FastifyRequest) => {
+    const given = request.headers['x-health-token'];
+    return typeof given === 'string' && timingSafeEqual(createHash('sha256').update(given).digest(), expected);
+  };
+}
+
+/** JSON (and text) bodies; uploads have their own limit (MAX_UPLOAD_BYTES). */
+const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface AppOptions {
   config: Config;
@@ -59,13 +80,15 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   assertAuthConfig(config.auth);
   const app = Fastify({
     logger: opts.logger ?? false,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     // A connection with nothing moving for this long is closed (idle keep-alive sockets included).
     connectionTimeout: config.idleTimeoutMs,
   });
   await registerSecurityHeaders(app, config);
   limitBodyTime(app, config.requestTimeoutMs);
+  registerSameOrigin(app, config.publicOrigins);
+  registerJsonParser(app);
   const database = await openDatabase(config);
   const storage = selectStorage(config);
   const swept = await storage.sweepPartial?.();
@@ -95,7 +118,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     limits: { fileSize: config.maxUploadBytes, files: 3, fields: 40, fieldSize: 64 * 1024, parts: 45 },
   });
   registerSessions(app);
-  app.setErrorHandler(errorHandler);
+  app.setErrorHandler(errorHandler(config.maxUploadBytes));
   const limiters = selectRateLimiters(config, app.log);
   const auth = await setUpAuth(app, {
     config,
@@ -107,6 +130,14 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
 
   const idempotency = new IdempotencyService({ keys: new IdempotencyKeyRepository(database.db) });
+  const webhooks = new WebhookService({
+    deliveries: new WebhookDeliveryRepository(database.db),
+    keys: new ApiKeyRepository(database.db),
+    view: (row) => imageView(row, jobs),
+    allowPrivate: config.webhookAllowPrivate,
+    log: app.log,
+  });
+  watchJobsForWebhooks(jobs, webhooks, app.log);
   imageRoutes(app, {
     jobs,
     storage,
@@ -114,14 +145,32 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     admission: auth.rules,
     beforeDownload: auth.rules.beforeDownload,
     idempotency,
+    checkWebhook: (url) => webhooks.checkUrl(url),
+    allowance: (uid, operation) => auth.usage.allowance(uid, operation),
   });
+  keyRoutes(app, { apiKeys: auth.apiKeys, jobs, webhooks });
   jobEventRoutes(app, { jobs, changes });
-  const library = new LibraryService({ images, storage, log: app.log });
+  const library = new LibraryService({ images, storage, log: app.log, retentionHours: config.retentionHours });
   libraryRoutes(app, { jobs, library, retentionHours: config.retentionHours });
   sessionRoutes(app, auth);
   selectObjectRoutes(app, { jobs, pool, limits: config, admission: auth.rules, timeoutMs: config.jobTimeoutMs });
-  recommendationRoutes(app, { recommendations: new RecommendationService({ jobs, storage, pool, log: app.log }) });
-  healthRoutes(app, { database, storage, queue, registry, pool, storageMinFreeBytes: config.storageMinFreeBytes });
+  const recommendations = new RecommendationService({
+    jobs,
+    storage,
+    pool,
+    log: app.log,
+    limiters: { visitor: limiters.analysisVisitor, address: limiters.analysisAddress },
+  });
+  recommendationRoutes(app, { recommendations });
+  healthRoutes(app, {
+    database,
+    storage,
+    queue,
+    registry,
+    pool,
+    storageMinFreeBytes: config.storageMinFreeBytes,
+    isAdmin: healthTokenCheck(config.healthDetailsToken),
+  });
   clientConfigRoutes(app, config);
   const contactMessages = new ContactMessageRepository(database.db);
   contactRoutes(app, { limiter: limiters.contact, save: (message) => contactMessages.save(message) });
@@ -139,7 +188,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   sweepTimer.unref();
 
   await app.ready();
+  const orphans = await retention.sweepOrphanResults();
+  if (orphans) app.log.warn({ files: orphans }, 'removed result files that no job names');
   await jobs.resumePending();
+  webhooks.start();
   void sweep();
 
   return {
@@ -152,26 +204,80 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     pool,
     async close() {
       clearInterval(sweepTimer);
-      await app.close();
-      // Running jobs get a grace period to finish (the Auth emulator exports its accounts meanwhile); the ones
-      // still running after it stay pending and run again at the next start.
-      await Promise.all([auth.close(), limiters.close(), jobs.stopAfter(queue.close(), config.shutdownGraceMs)]);
-      await changes.close();
-      await database.close();
+      // Every step has a time limit, and together they fit the deadline main.ts enforces (SHUTDOWN_DEADLINE_MS).
+      // Requests still open after a second are cut; running jobs get their grace meanwhile (the Auth emulator
+      // exports its accounts too); the jobs still running after it stay pending and run again at the next start.
+      const grace = Math.min(config.shutdownGraceMs, SHUTDOWN_DEADLINE_MS - 1500);
+      const http = within(app.close(), 1000).then((r) => r === 'timed out' && app.server.closeAllConnections());
+      await Promise.all([
+        http,
+        within(auth.close(), grace),
+        within(limiters.close(), 1000),
+        within(jobs.stopAfter(queue.close(), grace), grace + 500),
+      ]);
+      await within(webhooks.stop(), 500);
+      await within(changes.close(), 500);
+      await within(database.close(), 500);
     },
   };
 }
 
-/** Every error leaves as `{ code, message }` from the catalogue, with its status. */
-function errorHandler(
-  this: FastifyInstance,
-  err: Error & { code?: string; statusCode?: number; validation?: unknown },
-  request: import('fastify').FastifyRequest,
-  reply: import('fastify').FastifyReply,
-) {
-  let appError: AppError;
-  if (err instanceof AppError) appError = err;
-  else if (err.code === 'FST_REQ_FILE_TOO_LARGE') appError = new AppError('FILE_TOO_LARGE');
+type RequestError = Error & { code?: string; statusCode?: number; validation?: { message?: string }[] };
+
+/** The catalogue's answer for an error a route, a hook or Fastify itself raised; undefined for a fault of ours. */
+export function catalogueError(err: RequestError): AppError | undefined {
+  if (err instanceof AppError) return err;
+  if (err.code === 'ENOSPC' || err.code === 'EDQUOT') return new AppError('OUT_OF_STORAGE');
+  // An id past what the column holds names no job: the 404 of a missing one, on every route that takes an id.
+  if (err.validation?.some((v) => v.message === NO_SUCH_JOB)) return new AppError('NOT_FOUND');
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return new AppError('BODY_TOO_LARGE', { limit: `${BODY_LIMIT_BYTES / 1024 ** 2} MB` });
+  if (isMalformedMultipart(err)) return new AppError('MALFORMED_UPLOAD');
+  return undefined;
+}
+
+/** What busboy (through @fastify/multipart) throws for a form that ends early or breaks the format. */
+function isMalformedMultipart(err: RequestError): boolean {
+  return (
+    /^(Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found|Part terminated early)/.test(
+      err.message,
+    ) || err.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE_BOUNDARY'
+  );
+}
+
+/**
+ * Every error leaves as `{ code, message }` from the catalogue, with its status. A refusal given before the body
+ * was read is sent at once, and the rest of the body is then taken in and dropped, up to a bound: a client still
+ * sending finishes and reads the answer (closing under it made Node's fetch report a broken pipe instead). Past
+ * the bound the connection is closed.
+ */
+const errorHandler = (maxUploadBytes: number) =>
+  function handle(
+    this: FastifyInstance,
+    err: RequestError,
+    request: import('fastify').FastifyRequest,
+    reply: import('fastify').FastifyReply,
+  ) {
+    const appError = toAppError(err, request);
+    const retryAfter = (err as { retryAfter?: unknown }).retryAfter;
+    if (typeof retryAfter === 'number') reply.header('Retry-After', String(retryAfter));
+    if (!request.raw.complete) {
+      const raw = request.raw;
+      void drainBody(raw, { maxBytes: maxUploadBytes + DRAIN_MARGIN_BYTES, maxMs: DRAIN_MS }).then(
+        (whole) => whole || raw.socket?.destroy(),
+      );
+    }
+    return reply.code(appError.status).send(appError.toBody());
+  };
+
+/** A refused body is taken in up to the upload limit plus this (the form's other fields), for at most DRAIN_MS. */
+const DRAIN_MARGIN_BYTES = 1024 * 1024;
+const DRAIN_MS = 10_000;
+
+function toAppError(err: RequestError, request: import('fastify').FastifyRequest): AppError {
+  let appError: AppError | undefined = catalogueError(err);
+  if (appError) return appError;
+  if (err.code === 'FST_REQ_FILE_TOO_LARGE') appError = new AppError('FILE_TOO_LARGE');
   else if (err.code === 'FST_FILES_LIMIT') appError = new AppError('TOO_MANY_FILES');
   else if (err.code === 'FST_PARTS_LIMIT' || err.code === 'FST_FIELDS_LIMIT')
     appError = new AppError('BAD_REQUEST', { reason: 'Too many form fields' });
@@ -185,9 +291,7 @@ function errorHandler(
     request.log.error({ err }, 'request failed');
     appError = new AppError('INTERNAL');
   }
-  // Refused before the body was read (guest rules, limits): close the connection rather than take the rest in.
-  if (!request.raw.complete) reply.header('Connection', 'close');
-  reply.code(appError.status).send(appError.toBody());
+  return appError;
 }
 
 /**

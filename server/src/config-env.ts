@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StartupError } from './startup-errors.js';
 
 /**
  * The one set of rules for reading settings from the environment (config.ts, config-scale-out.ts): an empty value
@@ -25,9 +26,27 @@ export const env = {
       unsetIfEmpty,
       z.stringbool({ truthy: ['true', '1'], falsy: ['false', '0'], error: 'must be true or false' }).optional(),
     ),
+  /** A PostgreSQL connection URL (postgres:// or postgresql://), unset when empty. */
+  postgresUrl: () =>
+    z.preprocess(
+      unsetIfEmpty,
+      z
+        .string()
+        .refine(isPostgresUrl, 'must be a PostgreSQL URL such as postgres://user:password@host:5432/database')
+        .optional(),
+    ),
   oneOf: <const T extends readonly [string, ...string[]]>(values: T) =>
     z.preprocess(unsetIfEmpty, z.enum(values, { error: `must be one of ${values.join(', ')}` }).optional()),
 };
+
+function isPostgresUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 /** Reads the variables `shape` names; throws one error listing every variable that breaks its rule. */
 export function parseEnv<S extends z.ZodRawShape>(shape: S, source: NodeJS.ProcessEnv): z.output<z.ZodObject<S>> {
@@ -37,5 +56,5 @@ export function parseEnv<S extends z.ZodRawShape>(shape: S, source: NodeJS.Proce
     const name = String(issue.path[0]);
     return `${name} ${issue.message}, got "${source[name]}"`;
   });
-  throw new Error(`Invalid setting: ${lines.join('; ')}`);
+  throw new StartupError(`Invalid setting: ${lines.join('; ')}`);
 }

@@ -6,6 +6,7 @@ import type { RateLimit } from './adapters/rate-limiter.js';
 import { env, parseEnv } from './config-env.js';
 import { loadScaleOutConfig, type ScaleOutConfig } from './config-scale-out.js';
 import { type AuthConfig, loadAuthConfig } from './services/auth/config.js';
+import { StartupError } from './startup-errors.js';
 
 /** Every setting of the server, read once from the environment, with the embedded defaults. */
 export interface Config {
@@ -61,8 +62,17 @@ export interface Config {
   downloadsEnabled: boolean;
   /** The web app's production build, served on the same origin. */
   webDistDir: string;
+  /** Webhooks may target loopback, private and link-local addresses (refused by default). */
+  webhookAllowPrivate: boolean;
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it: it drives rate limits). */
   trustProxy: boolean;
+  /**
+   * Origins (scheme://host[:port]) whose pages may send state-changing requests with the session cookie, besides
+   * the app's own: the address visitors use when a proxy rewrites the Host header.
+   */
+  publicOrigins: string[];
+  /** Requests with `X-Health-Token: <this>` see /api/health's details (host PIDs and memory, free bytes). */
+  healthDetailsToken?: string;
   /** Redis queue, worker processes and S3 bucket (config-scale-out.ts); all unset on the embedded defaults. */
   scaleOut: ScaleOutConfig;
   /** Sign-in: Firebase project, emulator or real, and how ID tokens are checked (services/auth/config.ts). */
@@ -71,6 +81,8 @@ export interface Config {
   guestRateLimit: RateLimit;
   /** Contact-form messages per client address per window. */
   contactRateLimit: RateLimit;
+  /** New photo analyses (recommendations; cached ones are free) per visitor and per client address. */
+  analysisRateLimit: { visitor: RateLimit; address: RateLimit };
 }
 
 /** Collects PREFIX_SOME_OPERATION=value into { 'some-operation': value }. */
@@ -100,6 +112,24 @@ function defaultEngineHosts(): number {
   return Math.max(1, Math.min(Math.ceil(os.availableParallelism() / 2), byMemory));
 }
 
+/** PUBLIC_ORIGIN: a comma-separated list of origins, each checked and kept as the browser sends it. */
+function origins(raw: string | undefined): string[] {
+  if (!raw) return [];
+  return raw.split(',').map((text) => {
+    const trimmed = text.trim();
+    let url: URL | undefined;
+    try {
+      url = new URL(trimmed);
+    } catch {}
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== trimmed.replace(/\/$/, '')) {
+      throw new StartupError(
+        `Invalid setting: PUBLIC_ORIGIN must list origins such as https://editor.example.com, got "${trimmed}"`,
+      );
+    }
+    return url.origin;
+  });
+}
+
 /** ENGINE_PRELOAD: true (every local engine, the default when the budget allows), false, or operation ids. */
 function preloadSetting(raw: string | undefined, memoryMb: number): 'all' | string[] {
   if (raw === undefined) return memoryMb >= PRELOAD_MIN_MB ? 'all' : [];
@@ -116,7 +146,7 @@ const serverEnv = {
   IDLE_TIMEOUT_MS: env.whole(),
   DATA_DIR: env.text(),
   MODEL_CACHE_DIR: env.text(),
-  DATABASE_URL: env.text(),
+  DATABASE_URL: env.postgresUrl(),
   MAX_UPLOAD_BYTES: env.whole(1),
   MAX_INPUT_PIXELS: env.whole(1),
   MAX_OUTPUT_PIXELS: env.whole(1),
@@ -146,8 +176,12 @@ const serverEnv = {
   DOWNLOADS_ENABLED: env.bool(),
   WEB_DIST_DIR: env.text(),
   TRUST_PROXY: env.bool(),
+  PUBLIC_ORIGIN: env.text(),
+  HEALTH_DETAILS_TOKEN: env.text(),
+  WEBHOOK_ALLOW_PRIVATE: env.bool(),
   GUEST_SUBMISSIONS_PER_WINDOW: env.whole(1),
   GUEST_SUBMISSION_WINDOW_MS: env.whole(1),
+  ANALYSES_PER_MINUTE: env.whole(1),
 };
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -203,10 +237,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     scaleOut: loadScaleOutConfig(source, { workerThreads: engineHosts }),
     auth,
     trustProxy: e.TRUST_PROXY ?? false,
+    publicOrigins: origins(e.PUBLIC_ORIGIN),
+    healthDetailsToken: e.HEALTH_DETAILS_TOKEN,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? false,
     guestRateLimit: {
       max: e.GUEST_SUBMISSIONS_PER_WINDOW ?? 20,
       windowMs: e.GUEST_SUBMISSION_WINDOW_MS ?? 10 * 60_000,
     },
     contactRateLimit: { max: 5, windowMs: 60 * 60_000 },
+    analysisRateLimit: {
+      visitor: { max: e.ANALYSES_PER_MINUTE ?? 20, windowMs: 60_000 },
+      address: { max: (e.ANALYSES_PER_MINUTE ?? 20) * 3, windowMs: 60_000 },
+    },
   };
 }

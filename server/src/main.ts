@@ -1,27 +1,27 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { exitOnSignals, ignoreBrokenPipes } from './shutdown.js';
+import { exitOnStartupError } from './startup-errors.js';
 
 /** Starts one process with the embedded defaults: API, web app, queue and engine pool. */
-const config = loadConfig();
-const { app, close } = await buildApp({ config, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+ignoreBrokenPipes();
+const started = await (async () => {
+  const config = loadConfig();
+  const built = await buildApp({ config, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+  return { config, ...built };
+})().catch(exitOnStartupError);
+const { app, config, close } = started;
+exitOnSignals(close, app.log);
 if (config.auth.mode === 'emulator' && config.hostExplicit && !isLoopback(config.host)) {
   app.log.warn(
     `HOST=${config.host} with emulator sign-in: the emulator accepts unsigned tokens, so anyone who can reach this ` +
       'address can sign in as anyone. Use AUTH_MODE=firebase for a server others can reach.',
   );
 }
-await app.listen({ port: config.port, host: config.host });
-
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info(`${signal}: finishing running jobs`);
-    await close();
-    process.exit(0);
-  });
-}
+await app.listen({ port: config.port, host: config.host }).catch(async (err) => {
+  await close().catch(() => {});
+  exitOnStartupError(err);
+});
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');

@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorCode, OPERATIONS } from '@ai-editor/core';
+import { COLOR_PATTERN, ERRORS, type ErrorCode, OPERATIONS } from '@ai-editor/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -54,7 +54,14 @@ describe('/api/openapi.json', () => {
           if (Number.isInteger(p.min / p.step)) expect(field.multipleOf).toBe(p.step);
           else expect(field.description).toContain(`steps of ${p.step}`);
         }
-        if (p.kind === 'select') expect(field.enum).toEqual(p.options.map((o) => o.value));
+        if (p.kind === 'select' && !p.color) expect(field.enum).toEqual(p.options.map((o) => o.value));
+        // A select that also takes a colour: its options or a #rrggbb string.
+        if (p.kind === 'select' && p.color) {
+          expect(field.anyOf).toEqual([
+            { type: 'string', enum: p.options.map((o) => o.value) },
+            { type: 'string', pattern: COLOR_PATTERN },
+          ]);
+        }
         if (p.kind === 'text') expect(field.maxLength).toBe(p.maxLength);
       }
     }

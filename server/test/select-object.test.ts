@@ -103,6 +103,30 @@ describe('POST /api/select-object', () => {
     MODEL_MS,
   );
 
+  it(
+    'a box dragged past the photo’s corner selects what is on the photo inside it',
+    async () => {
+      const visitor = await signedInVisitor(server);
+      // The spoon in the coffee photo's lower right, the box dragged out beyond the corner (600x400).
+      const res = await select(visitor, fixture('coffee.png'), {
+        operation: 'object-removal',
+        x0: 310,
+        y0: 50,
+        x1: 640,
+        y1: 460,
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const { data, info } = await sharp(Buffer.from(await res.arrayBuffer()))
+        .greyscale()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height]).toEqual([600, 400]);
+      const selected = data.reduce((n, v) => n + (v > 127 ? 1 : 0), 0);
+      expect(selected).toBeGreaterThan(1000);
+    },
+    MODEL_MS,
+  );
+
   it('guests cannot select (object removal is for signed-in users)', async () => {
     const res = await select(server.visitor(), fixture('coffee.png'), { operation: 'object-removal', x: 300, y: 200 });
     expect(res.status).toBe(403);
@@ -122,6 +146,8 @@ describe('POST /api/select-object', () => {
       { operation: 'object-removal', x: 'left', y: 10 },
       { operation: 'object-removal', x0: 10, y0: 10, x1: 12, y1: 300 },
       { operation: 'object-removal', x: 10, y: 10, x0: 0, y0: 0, x1: 100, y1: 100 },
+      // A box wholly off the photo encloses nothing of it.
+      { operation: 'object-removal', x0: 610, y0: 10, x1: 700, y1: 300 },
     ];
     for (const fields of prompts) {
       const res = await select(visitor, photo, fields);

@@ -1,3 +1,5 @@
+// First: zod's settings hold before any schema is used.
+import './lib/zod-config';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';

@@ -27,6 +27,7 @@ const PAGES: Record<Exclude<PagePath, '/'>, PageModule> = {
   '/docs': () => import('@/pages/docs/Docs'),
   '/taguchi-design': () => import('@/pages/docs/TaguchiDesign'),
   '/api-docs': () => import('@/pages/ApiDocs'),
+  '/api-keys': () => import('@/pages/ApiKeys'),
   '/contact': () => import('@/pages/Contact'),
   '/status': () => import('@/pages/Status'),
   '/about': () => import('@/pages/About'),

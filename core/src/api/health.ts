@@ -37,7 +37,11 @@ export const healthSchema = z.object({
       pids: z.array(z.number().int()),
     })
     .nullable()
-    .describe("This process's engine hosts (null in an API process of a scale-out deployment: its workers have them)"),
+    .optional()
+    .describe(
+      "This process's engine hosts (null in an API process of a scale-out deployment: its workers have them); " +
+        'with the storage free space, shown to operators only (X-Health-Token)',
+    ),
   engines: z.array(engineHealthSchema),
   unavailable: z.array(z.string()),
 });

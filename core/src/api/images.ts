@@ -1,8 +1,25 @@
 import { z } from 'zod';
-import { OPERATION_IDS, OPERATIONS, type Operation, type ParamDef } from '../operations.js';
+import { COLOR_PATTERN, OPERATION_IDS, OPERATIONS, type Operation, type ParamDef } from '../operations.js';
+
+/** Job ids are PostgreSQL `integer`s: none is larger than this. */
+export const MAX_JOB_ID = 2_147_483_647;
+/** The validation message of an id past MAX_JOB_ID: it names no job, so the server answers 404, not 400. */
+export const NO_SUCH_JOB = 'names no job';
+
+/** Whether `text` is a job id a row can have (digits, 1 to MAX_JOB_ID). */
+export function isJobIdInRange(text: string): boolean {
+  const n = Number(text);
+  return Number.isSafeInteger(n) && n >= 1 && n <= MAX_JOB_ID;
+}
+
+/** A job id as text (in the address, `cursor`, `source`): digits; one out of the column's range is a 404. */
+export const jobIdText = z
+  .string()
+  .regex(/^[0-9]{1,12}$/)
+  .refine((v) => isJobIdInRange(v), NO_SUCH_JOB);
 
 /** A job id in the address. */
-export const jobIdParams = z.object({ id: z.string().regex(/^[0-9]{1,12}$/) });
+export const jobIdParams = z.object({ id: jobIdText });
 
 /** One of a job's result files. */
 export const resultFileParams = jobIdParams.extend({ index: z.string().regex(/^[0-9]{1,2}$/) });
@@ -34,6 +51,10 @@ export const imageJobSchema = z.object({
   operation: z.string(),
   status: jobStatusSchema,
   originalUrl: z.string().nullable(),
+  /** The painted mask the job ran with (object removal, inpainting), while its files are kept. */
+  maskUrl: z.string().nullable().describe('The mask the job ran with (tools that take one)'),
+  /** The second photo (face swap), while its files are kept. */
+  secondPhotoUrl: z.string().nullable().describe('The second photo (face swap)'),
   processedUrl: z.string().nullable(),
   processedUrls: z.array(z.string()),
   downloadUrls: z.array(z.string()),
@@ -91,11 +112,14 @@ function paramField(def: ParamDef) {
     }
     case 'boolean':
       return z.boolean().default(def.default).meta(doc);
-    case 'select':
+    case 'select': {
+      const options = z.enum(def.options.map((o) => o.value) as [string, ...string[]]);
+      if (!def.color) return options.default(def.default).meta(doc);
       return z
-        .enum(def.options.map((o) => o.value) as [string, ...string[]])
+        .union([options, z.string().regex(new RegExp(COLOR_PATTERN))])
         .default(def.default)
         .meta(doc);
+    }
   }
 }
 
@@ -112,6 +136,13 @@ function submitForm(op: Operation) {
   return z
     .object({
       operation: z.literal(op.id),
+      webhook: z
+        .url({ protocol: /^https?$/ })
+        .max(2000)
+        .optional()
+        .describe(
+          "With an API key: POSTed the job (Standard Webhooks, signed with the key's webhookSecret) when it completes or fails",
+        ),
       ...photo,
       ...(op.mask && { mask: binary('PNG mask, white where to work').optional() }),
       ...(op.input === 'two-photos' && { file2: binary('The second photo') }),
@@ -134,6 +165,7 @@ export const libraryQuery = z.object({
   cursor: z
     .string()
     .regex(/^[0-9]{0,12}$/)
+    .refine((v) => v === '' || isJobIdInRange(v), NO_SUCH_JOB)
     .optional()
     .describe('nextCursor of the previous page'),
   limit: z.coerce.number().int().min(1).max(50).default(20),

@@ -4,4 +4,5 @@ export * from './contact.js';
 export * from './errors.js';
 export * from './health.js';
 export * from './images.js';
+export * from './keys.js';
 export * from './me.js';

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from '../db/schema.js';
+import { StartupError } from '../startup-errors.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -51,7 +52,12 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client losing its connection (a PostgreSQL restart) must not crash the process; the pool reconnects.
   pool.on('error', (err) => console.error('PostgreSQL connection lost:', err.message));
-  const lockClient = await pool.connect();
+  const lockClient = await pool.connect().catch(async (err: NodeJS.ErrnoException) => {
+    await pool.end().catch(() => {});
+    throw new StartupError(
+      `cannot connect to the database at ${where(url)} (DATABASE_URL): ${err.message || err.code}`,
+    );
+  });
   try {
     await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await migrate(drizzle(lockClient, { schema }), { migrationsFolder });
@@ -61,6 +67,12 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   }
   const db = drizzle(pool, { schema }) as unknown as Database;
   return { db, kind: 'postgres', ping: () => ping(db), close: () => pool.end() };
+}
+
+/** Host, port and database of a connection URL, without the password. */
+function where(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || 5432}${u.pathname}`;
 }
 
 async function ping(db: Database): Promise<boolean> {

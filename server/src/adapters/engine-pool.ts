@@ -64,6 +64,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** Aborting it cancels the job: it leaves the pool's queue, or its host is ended. */
   signal?: AbortSignal;
+  /** The signal only takes the task out of the queue; once running, it finishes (a short task: photo analysis). */
+  whileWaitingOnly?: boolean;
 }
 
 /** Pool figures for /api/health and the benchmarks. */
@@ -248,7 +250,7 @@ export class EnginePool {
         if (i >= 0) {
           this.waiting.splice(i, 1);
           reject(new EngineFailure('cancelled', 'cancelled'));
-        } else this.hosts.find((h) => h.task === task)?.end('cancelled');
+        } else if (!opts.whileWaitingOnly) this.hosts.find((h) => h.task === task)?.end('cancelled');
       };
       const done = () => opts.signal?.removeEventListener('abort', onAbort);
       const task: Task = {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface AuthEmulatorOptions {
@@ -43,6 +44,68 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Watches the emulator's parent from inside its process (see the file). */
+const PARENT_WATCH = fileURLToPath(new URL('./emulator-parent-watch.cjs', import.meta.url));
+/** How long a stale emulator may take to export its accounts and exit before it is killed. */
+const STALE_STOP_MS = 15_000;
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether `pid` is an emulator started for this data directory (its command line names our firebase.json). */
+function isOurEmulator(pid: number, dataDir: string): boolean {
+  try {
+    const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return args.includes('emulators:start') && args.includes(path.join(dataDir, 'firebase.json'));
+  } catch {
+    // Not Linux, or gone: only the pid file speaks for it.
+    return isRunning(pid);
+  }
+}
+
+async function waitUntil(done: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+    if (await done()) return true;
+  }
+  return done();
+}
+
+const portIsFree = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+
+/**
+ * An emulator an earlier run of this data directory left behind (its server was killed before it could stop it)
+ * still holds the port and the accounts made since the last export. It is asked to stop as Ctrl+C would (it
+ * exports them), killed if it has not within STALE_STOP_MS, and the port is waited for.
+ */
+async function endStaleEmulator(opts: AuthEmulatorOptions, pidFile: string): Promise<void> {
+  const pid = Number(fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8').trim() : NaN);
+  if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isOurEmulator(pid, opts.dataDir)) {
+    opts.log?.warn({ pid }, 'an Auth emulator left by an earlier run holds the port: stopping it');
+    process.kill(pid, 'SIGINT');
+    if (!(await waitUntil(() => !isRunning(pid), STALE_STOP_MS))) {
+      process.kill(pid, 'SIGKILL');
+      await waitUntil(() => !isRunning(pid), 2000);
+    }
+  }
+  fs.rmSync(pidFile, { force: true });
+  if (!(await waitUntil(() => portIsFree(opts.host, opts.port), 3000))) {
+    throw new Error(
+      `port ${opts.port} (AUTH_EMULATOR_PORT) is in use by another program: stop it or choose another port`,
+    );
+  }
+}
+
 /**
  * Starts the Firebase Auth emulator (firebase-tools) beside the app: a demo project, loopback only, no emulator
  * UI, accounts imported from and exported to the data directory. The hub and logging ports are picked free so that
@@ -51,6 +114,8 @@ export function freePort(): Promise<number> {
 export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<AuthEmulator> {
   const exportDir = path.join(opts.dataDir, 'export');
   fs.mkdirSync(exportDir, { recursive: true });
+  const pidFile = path.join(opts.dataDir, 'emulator.pid');
+  await endStaleEmulator(opts, pidFile);
   const [hubPort, loggingPort] = [await freePort(), await freePort()];
   const firebaseJson = {
     emulators: {
@@ -63,6 +128,9 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
   };
   fs.writeFileSync(path.join(opts.dataDir, 'firebase.json'), `${JSON.stringify(firebaseJson, null, 2)}\n`);
   const args = [
+    // The emulator ends itself when this process goes away without stopping it (kill -9, a crash).
+    '--require',
+    PARENT_WATCH,
     firebaseCli(),
     'emulators:start',
     '--only',
@@ -86,7 +154,12 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
     // CI=true keeps the CLI from prompting or checking for updates.
     env: { ...process.env, TMPDIR: tmpDir, CI: 'true', NO_UPDATE_NOTIFIER: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: a stop signal sent to the server's whole group (Ctrl+C, systemd) must not reach it
+    // as well, since the CLI takes a second signal as "exit now, without exporting the accounts". It is stopped
+    // by stop(), or by its parent watch.
+    detached: true,
   });
+  fs.writeFileSync(pidFile, String(child.pid));
   const url = `http://${opts.host}:${opts.port}`;
   let output = '';
   // The auth port answers before the accounts are imported; the CLI says when everything is done.
@@ -97,10 +170,15 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      if (fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() === String(child.pid)) fs.rmSync(pidFile);
+      resolve(code);
+    }),
+  );
   let stopping = false;
   void exited.then((code) => {
-    // Ctrl+C in a terminal reaches the emulator too: a clean exit then is part of shutting down.
+    // A clean exit while stopping is part of shutting down.
     if (stopping) return;
     if (code === 0) opts.log?.warn('the Firebase Auth emulator stopped');
     else opts.log?.error({ code, output }, 'the Firebase Auth emulator stopped');

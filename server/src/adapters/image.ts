@@ -20,3 +20,17 @@ export function webpThumbnail(bytes: Buffer, size: number, quality: number): Pro
     .webp({ quality })
     .toBuffer();
 }
+
+/**
+ * Whether a mask has no pixel the engines would work on, read as they read it (engines/raster/image.ts decodeMask:
+ * transparency as black, grey, threshold at 128): such a mask changes nothing.
+ */
+export async function isEmptyMask(bytes: Buffer): Promise<boolean> {
+  const painted = await sharp(bytes, { limitInputPixels: false })
+    .flatten({ background: '#000000' })
+    .greyscale()
+    .threshold(128)
+    .raw()
+    .toBuffer();
+  return painted.indexOf(255) === -1;
+}

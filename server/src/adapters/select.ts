@@ -27,6 +27,9 @@ export function selectStorage(config: Config): Storage {
 export interface RateLimiters {
   guests: RateLimiter;
   contact: RateLimiter;
+  /** Photo analyses (recommendations) per visitor, and per client address. */
+  analysisVisitor: RateLimiter;
+  analysisAddress: RateLimiter;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,8 @@ export function selectRateLimiters(config: Config, log: FastifyBaseLogger): Rate
   return {
     guests: limiter('guests', config.guestRateLimit),
     contact: limiter('contact', config.contactRateLimit),
+    analysisVisitor: limiter('analysis-visitor', config.analysisRateLimit.visitor),
+    analysisAddress: limiter('analysis-address', config.analysisRateLimit.address),
     close: async () => redis?.disconnect(),
   };
 }

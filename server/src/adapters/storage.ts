@@ -15,6 +15,8 @@ export interface Storage {
   freeBytes?(): Promise<number | undefined>;
   /** Removes what writes cut short by a crash left behind; returns how many. */
   sweepPartial?(): Promise<number>;
+  /** The keys under `prefix` (e.g. `results/`), where the storage can list them cheaply (a local disk). */
+  listKeys?(prefix: string): Promise<string[]>;
 }
 
 const TEMP_SUFFIX = '.tmp';
@@ -89,6 +91,25 @@ export class LocalStorage implements Storage {
     } catch {
       return undefined;
     }
+  }
+
+  async listKeys(prefix: string): Promise<string[]> {
+    const dir = this.resolve(prefix.replace(/\/$/, ''));
+    let names: string[];
+    try {
+      names = await fs.readdir(dir, { recursive: true });
+    } catch {
+      return [];
+    }
+    const keys: string[] = [];
+    for (const name of names) {
+      if (name.endsWith(TEMP_SUFFIX)) continue;
+      const full = path.join(dir, name);
+      if ((await fs.stat(full).catch(() => undefined))?.isFile()) {
+        keys.push(path.relative(this.root, full).split(path.sep).join('/'));
+      }
+    }
+    return keys;
   }
 
   async sweepPartial(): Promise<number> {

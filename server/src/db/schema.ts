@@ -10,6 +10,7 @@ import {
   serial,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
 /** One row per job: the job record (docs/product.md#records) plus owner, parameters, file keys and timestamps. */
@@ -39,6 +40,9 @@ export const images = pgTable(
     /** A chained job: the job (and which of its results) whose output became this job's photo. */
     sourceImageId: integer('source_image_id').references((): AnyPgColumn => images.id, { onDelete: 'set null' }),
     sourceIndex: integer('source_index'),
+    /** Submitted with this API key; its webhook (if any) is signed with the key's secret. */
+    apiKeyId: integer('api_key_id').references((): AnyPgColumn => apiKeys.id, { onDelete: 'set null' }),
+    webhookUrl: text('webhook_url'),
   },
   (t) => [
     index('images_status_idx').on(t.status),
@@ -99,6 +103,70 @@ export const usageCharges = pgTable('usage_charges', {
   chargedAt: timestamp('charged_at', { withTimezone: true }).notNull().defaultNow(),
   refundedAt: timestamp('refunded_at', { withTimezone: true }),
 });
+
+/**
+ * Personal API keys: `Authorization: Bearer aie_…` acts as the user. Only the key's SHA-256 is kept (it is 256 random
+ * bits); it is found by its prefix and compared in constant time. The webhook secret signs the key's webhooks, so
+ * the server keeps it. A revoked key keeps its row (its jobs' webhooks are still signed) and no longer signs in.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: serial('id').primaryKey(),
+    uid: text('uid').notNull(),
+    name: text('name').notNull(),
+    /** `aie_` and the next 8 characters of the key: shown in the list and used to find it. */
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull(),
+    webhookSecret: text('webhook_secret').notNull(),
+    /** The creator's profile, for `GET /api/me` with the key. */
+    email: text('email'),
+    displayName: text('display_name'),
+    picture: text('picture'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('api_keys_prefix_idx').on(t.prefix), index('api_keys_uid_idx').on(t.uid, t.id)],
+);
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/**
+ * One webhook message per job outcome (Standard Webhooks): its body as signed, and where its delivery stands. Kept
+ * in the database so that retries (with backoff, for a day) survive restarts and any process may send them.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    /** The webhook-id header, the same on every retry. */
+    id: text('id').primaryKey(),
+    imageId: integer('image_id')
+      .notNull()
+      .references(() => images.id, { onDelete: 'cascade' }),
+    apiKeyId: integer('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    url: text('url').notNull(),
+    /** The exact body sent (the signature covers these bytes). */
+    payload: text('payload').notNull(),
+    /** pending (to be sent, or retried at nextAttemptAt), delivered, or failed (retries exhausted). */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_image_event_idx').on(t.imageId, t.event),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 /**
  * `Idempotency-Key`s of job submissions, per owner (a uid, or a guest's session), kept 24 hours: a repeated key

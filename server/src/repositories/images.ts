@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../adapters/db.js';
 import { type ImageRow, images } from '../db/schema.js';
 
@@ -45,6 +45,15 @@ export class ImageRepository {
   async find(id: number): Promise<ImageRow | undefined> {
     const [row] = await this.db.select().from(images).where(eq(images.id, id));
     return row;
+  }
+
+  /** Status, results and sweep time of the rows among `ids` that exist. */
+  async resultsOf(ids: number[]): Promise<Pick<ImageRow, 'id' | 'status' | 'resultKeys' | 'purgedAt'>[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select({ id: images.id, status: images.status, resultKeys: images.resultKeys, purgedAt: images.purgedAt })
+      .from(images)
+      .where(inArray(images.id, ids));
   }
 
   async exists(id: number): Promise<boolean> {
@@ -117,7 +126,8 @@ export class ImageRepository {
     const [row] = await this.db
       .update(images)
       .set({ status: 'completed', resultKeys, metadata: mergeMetadata(patch), completedAt: now, updatedAt: now })
-      .where(pending(id))
+      // A row whose files retention has already deleted takes no new ones: nothing would ever delete them.
+      .where(and(pending(id), isNull(images.purgedAt)))
       .returning();
     return row;
   }

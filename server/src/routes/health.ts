@@ -1,5 +1,5 @@
 import { getOperation, healthSchema } from '@ai-editor/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DatabaseHandle } from '../adapters/db.js';
 import type { EnginePool } from '../adapters/engine-pool.js';
@@ -15,6 +15,11 @@ export interface HealthDeps {
   pool?: EnginePool;
   /** Storage with less free space than this is reported as not ok. */
   storageMinFreeBytes: number;
+  /**
+   * Who sees the details (engine host PIDs and memory, free bytes); everyone else gets the summary: each part ok
+   * or not, and which operations are available.
+   */
+  isAdmin?: (request: FastifyRequest) => boolean | Promise<boolean>;
 }
 
 /** The live state of every part, for the status page and for monitoring. 503 when a part is down. */
@@ -29,7 +34,7 @@ export function healthRoutes(app: FastifyInstance, deps: HealthDeps) {
         response: { 200: healthSchema, 503: healthSchema.describe('Some part is down: the same body') },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       const [database, storage, queueOk, queueStats] = await Promise.all([
         deps.database.ping(),
         storageHealth(deps.storage, deps.storageMinFreeBytes),
@@ -46,15 +51,21 @@ export function healthRoutes(app: FastifyInstance, deps: HealthDeps) {
       }));
       const ok = database && storage.ok && queueOk;
       reply.code(ok ? 200 : 503);
-      return {
+      const { freeBytes, minFreeBytes, ...storageSummary } = storage;
+      const summary = {
         status: ok ? ('ok' as const) : ('degraded' as const),
         database: { ok: database, kind: deps.database.kind },
-        storage: { ...storage, kind: deps.storage.kind },
+        storage: { ...storageSummary, kind: deps.storage.kind },
         queue: { ok: queueOk, kind: deps.queue.kind, ...queueStats },
-        // This process's engine hosts (null in an API process of a scale-out deployment: its workers have them).
-        engineHosts: deps.pool?.stats() ?? null,
         engines,
         unavailable: engines.filter((e) => !e.available).map((e) => e.operation),
+      };
+      if (!(await deps.isAdmin?.(request))) return summary;
+      return {
+        ...summary,
+        storage: { ...summary.storage, freeBytes, minFreeBytes },
+        // This process's engine hosts (null in an API process of a scale-out deployment: its workers have them).
+        engineHosts: deps.pool?.stats() ?? null,
       };
     },
   );

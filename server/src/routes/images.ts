@@ -8,7 +8,9 @@ import {
   jobIdParams,
   LIMITS,
   type OperationId,
+  type OutputFormat,
   parseParams,
+  resultFileName,
   resultFileParams,
   submitFormSchema,
   submitHeaders,
@@ -17,6 +19,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { previewPng } from '../adapters/image-preview.js';
+import { encodeOutput } from '../adapters/output-format.js';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
 import { fingerprint, type IdempotencyService } from '../services/idempotency.js';
@@ -44,6 +47,8 @@ export async function imageView(row: ImageRow, jobs: JobService): Promise<ImageJ
     operation: row.operation,
     status: row.status as JobStatus,
     originalUrl: row.originalKey && !purged ? `${base}/original` : null,
+    maskUrl: row.maskKey && !purged ? `${base}/mask` : null,
+    secondPhotoUrl: row.file2Key && !purged ? `${base}/original2` : null,
     processedUrl: processedUrls[0] ?? null,
     processedUrls,
     downloadUrls: purged ? [] : row.resultKeys.map((_, i) => `${base}/download/${i}`),
@@ -86,6 +91,10 @@ export interface ImageRouteDeps {
   idempotency?: IdempotencyService;
   /** Rules that apply to file downloads (the sign-in service refuses guests here). */
   beforeDownload?: (request: FastifyRequest, row: ImageRow, attachment: boolean) => Promise<void>;
+  /** Checks a submission's `webhook` URL (422 for a private target); absent: webhooks are not offered. */
+  checkWebhook?: (url: string) => Promise<void>;
+  /** The uses left today of an operation, told to API-key callers in RateLimit headers. */
+  allowance?: (uid: string, operation: OperationId) => Promise<{ limit: number; remaining: number; resetS: number }>;
 }
 
 export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
@@ -120,7 +129,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
       });
       const {
         operation,
-        fields: { source: sourceField, sourceIndex, ...fields },
+        fields: { source: sourceField, sourceIndex, webhook, ...fields },
       } = submission;
       const files = [...submission.files];
       const op = getOperation(operation);
@@ -131,11 +140,16 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
       const checked = await checkFiles(op, files, limits);
       const params = parseParams(op, fields);
       checkOutputSize(operation, params, checked.file, limits.maxOutputPixels);
+      const api = request.apiKeyId === undefined ? undefined : { keyId: request.apiKeyId, webhookUrl: webhook };
+      if (webhook !== undefined) {
+        if (!api || !deps.checkWebhook) throw new AppError('WEBHOOK_NEEDS_API_KEY');
+        await deps.checkWebhook(webhook);
+      }
       let made: ImageRow | undefined;
       const create = async () => {
         const admitted = await deps.admission?.admit(request, operation);
         try {
-          made = await jobs.submit(owner, operation as OperationId, params, checked, source);
+          made = await jobs.submit(owner, operation as OperationId, params, checked, source, api);
         } catch (err) {
           await admitted?.cancelled();
           throw err;
@@ -145,14 +159,23 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
       };
       // One submission per Idempotency-Key: a repeat answers with the job the first one made (no new use).
       const key = request.headers['idempotency-key'];
+      let replayedId: number | undefined;
       if (key && deps.idempotency) {
         const { imageId, replayed } = await deps.idempotency.once(owner, key, fingerprint(submission), create);
-        if (replayed) {
-          reply.header('Idempotent-Replayed', 'true');
-          reply.code(200);
-          return imageView(await jobs.getOwned(imageId, owner), jobs);
-        }
+        if (replayed) replayedId = imageId;
       } else await create();
+      if (api && request.uid && deps.allowance) {
+        // Programs see their allowance of this operation (the IETF RateLimit header fields, draft 7).
+        const { limit, remaining, resetS } = await deps.allowance(request.uid, operation);
+        reply.header('RateLimit-Limit', String(limit));
+        reply.header('RateLimit-Remaining', String(remaining));
+        reply.header('RateLimit-Reset', String(resetS));
+      }
+      if (replayedId !== undefined) {
+        reply.header('Idempotent-Replayed', 'true');
+        reply.code(200);
+        return imageView(await jobs.getOwned(replayedId, owner), jobs);
+      }
       reply.code(201);
       return imageView(made as ImageRow, jobs);
     },
@@ -189,50 +212,71 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
     async (request) => imageView(await jobs.cancel(Number(request.params.id), ownerOf(request)), jobs),
   );
 
+  /** A stored file; a result (`output`) is served in the format its job asked for (one PNG is stored). */
   async function sendFile(
     reply: FastifyReply,
     row: ImageRow,
     key: string | null | undefined,
-    opts: { download?: boolean; preview?: boolean } = {},
+    opts: { download?: boolean; output?: boolean; preview?: boolean } = {},
   ) {
-    if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
+    if (row.purgedAt) throw jobs.expired();
     if (!key) throw new AppError('RESULT_NOT_READY');
-    const ext = key.slice(key.lastIndexOf('.') + 1);
     let bytes = await storage.get(key);
-    reply.header('Content-Type', CONTENT_TYPES[ext] ?? 'application/octet-stream');
-    if (opts.preview) {
-      bytes = await previewPng(bytes, LIMITS.guestPreviewMaxSidePx);
-      // The same address gives the full-size file once the job is moved to an account: not to be kept.
-      reply.header('Cache-Control', 'private, no-store');
-    } else {
-      // Owner-only and never changing once written: browsers may keep it, shared caches may not.
-      reply.header('Cache-Control', 'private, max-age=86400, immutable');
+    let ext = key.slice(key.lastIndexOf('.') + 1);
+    let contentType = CONTENT_TYPES[ext] ?? 'application/octet-stream';
+    // A guest's result: scaled down to the preview size (the stored result is a PNG).
+    if (opts.preview) bytes = await previewPng(bytes, LIMITS.guestPreviewMaxSidePx);
+    if (opts.output) {
+      const { format = 'png', quality = 90 } = row.parameters as { format?: OutputFormat; quality?: number };
+      ({ bytes, ext, contentType } = await encodeOutput(bytes, format, quality));
     }
+    reply.header('Content-Type', contentType);
+    // Owner-only and never changing once written: browsers may keep it, shared caches may not. A preview is not
+    // kept: the same address gives the full-size file once the job is moved to an account.
+    reply.header('Cache-Control', opts.preview ? 'private, no-store' : 'private, max-age=86400, immutable');
     reply.header('X-Content-Type-Options', 'nosniff');
-    if (opts.download) reply.header('Content-Disposition', `attachment; filename="${row.operation}-result.png"`);
+    if (opts.download) {
+      const index = row.resultKeys.indexOf(key);
+      reply.header(
+        'Content-Disposition',
+        `attachment; filename="${resultFileName(row.operation, row.id, index, ext)}"`,
+      );
+    }
     return reply.send(bytes);
   }
 
-  app.get(
-    '/api/images/:id/original',
-    {
-      schema: {
-        operationId: 'getOriginal',
-        summary: 'The uploaded photo',
-        tags: ['files'],
-        params: jobIdParams,
-        response: { 200: fileResponse('image/*', 'The photo as uploaded') },
+  // The inputs a job ran with, so that its page can show them again after a reload (owner-only, as every job file).
+  const inputs = [
+    { path: 'original', operationId: 'getOriginal', summary: 'The uploaded photo', key: 'originalKey' },
+    { path: 'mask', operationId: 'getMask', summary: 'The mask the job ran with', key: 'maskKey' },
+    { path: 'original2', operationId: 'getSecondPhoto', summary: 'The second photo (face swap)', key: 'file2Key' },
+  ] as const;
+  for (const input of inputs) {
+    app.get(
+      `/api/images/:id/${input.path}`,
+      {
+        schema: {
+          operationId: input.operationId,
+          summary: input.summary,
+          tags: ['files'],
+          params: jobIdParams,
+          response: { 200: fileResponse('image/*', input.summary) },
+        },
       },
-    },
-    async (request, reply) => {
-      const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
-      return sendFile(reply, row, row.originalKey);
-    },
-  );
+      async (request, reply) => {
+        const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
+        // A job without this input has no such file (not 'not yet').
+        if (!row.purgedAt && !row[input.key]) throw new AppError('NOT_FOUND');
+        return sendFile(reply, row, row[input.key]);
+      },
+    );
+  }
 
   for (const download of [false, true]) {
     const path = download ? '/api/images/:id/download/:index' : '/api/images/:id/result/:index';
-    const summary = download ? 'A result PNG as an attachment' : 'A result PNG';
+    const summary = download
+      ? 'A result as an attachment, in the format the job asked for (PNG by default)'
+      : 'A result, in the format the job asked for (PNG by default)';
     app.get(
       path,
       {
@@ -241,7 +285,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
           summary,
           tags: ['files'],
           params: resultFileParams,
-          response: { 200: fileResponse('image/png', summary) },
+          response: { 200: fileResponse(['image/png', 'image/jpeg', 'image/webp'], summary) },
         },
       },
       async (request, reply) => {
@@ -251,7 +295,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
         // A finished job has all the results it will ever have: an index past them does not exist (not 'not yet').
         if (!row.purgedAt && row.status !== 'pending' && !row.resultKeys[index]) throw new AppError('NOT_FOUND');
         // A guest's job (not yet moved to an account) shows its results as previews; signing in gives the full size.
-        return sendFile(reply, row, row.resultKeys[index], { download, preview: isGuestJob(row) });
+        return sendFile(reply, row, row.resultKeys[index], { download, output: true, preview: isGuestJob(row) });
       },
     );
   }

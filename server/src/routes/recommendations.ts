@@ -23,7 +23,14 @@ export function recommendationRoutes(app: FastifyInstance, deps: RecommendationR
         response: { 200: z.array(recommendationSchema) },
       },
     },
-    async (request): Promise<Recommendation[]> =>
-      deps.recommendations.forJob(ownerOf(request), Number(request.params.id), request.query.of),
+    async (request, reply): Promise<Recommendation[]> => {
+      // The client has gone (closed the page, aborted the fetch): its analysis is dropped if it still waits.
+      const gone = new AbortController();
+      reply.raw.once('close', () => reply.raw.writableFinished || gone.abort());
+      return deps.recommendations.forJob(ownerOf(request), Number(request.params.id), request.query.of, {
+        address: request.ip,
+        signal: gone.signal,
+      });
+    },
   );
 }

@@ -31,6 +31,7 @@ export function fieldErrors(route: FastifyRouteSchemaDef<unknown>): FastifyValid
 const zodRoute = (route: FastifyRouteSchemaDef<unknown>) => route as FastifyRouteSchemaDef<z.ZodType>;
 
 /** A response that is a file, not JSON. */
-export function fileResponse(contentType: string, description: string) {
-  return { description, content: { [contentType]: { schema: z.any().meta({ type: 'string', format: 'binary' }) } } };
+export function fileResponse(contentTypes: string | string[], description: string) {
+  const schema = { schema: z.any().meta({ type: 'string', format: 'binary' }) };
+  return { description, content: Object.fromEntries([contentTypes].flat().map((type) => [type, schema])) };
 }

@@ -50,6 +50,8 @@ export function sessionRoutes(fastify: FastifyInstance, auth: Auth) {
       },
     },
     async (request, reply) => {
+      // An API key acts for its owner in API calls; it does not open a browser session.
+      if (request.apiKeyId !== undefined) throw new AppError('API_KEY_FORBIDDEN');
       const token = request.body?.idToken;
       // Without a body the identity hook has already verified the Bearer token.
       const user = token ? await auth.verifier.verify(token) : request.authUser;

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import { AppError, type ErrorCode, errorMessage, getOperation, type OperationId, type Params } from '@ai-editor/core';
+import {
+  AppError,
+  type ErrorCode,
+  errorMessage,
+  getOperation,
+  isJobIdInRange,
+  type OperationId,
+  type Params,
+} from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
 import type { JobQueue } from '../adapters/queue.js';
@@ -74,7 +82,7 @@ export class JobService {
    */
   async sourceResult(owner: Owner, source: JobSource): Promise<Buffer> {
     const row = await this.getOwned(source.id, owner);
-    if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
+    if (row.purgedAt) throw this.expired();
     if (row.status !== 'completed') throw new AppError('RESULT_NOT_READY');
     const key = row.resultKeys[source.index];
     if (!key) throw new AppError('NOT_FOUND');
@@ -91,6 +99,8 @@ export class JobService {
     params: Params,
     files: CheckedFiles,
     source?: JobSource,
+    /** Submitted with an API key: which one, and the webhook to call when the job ends. */
+    api?: { keyId: number; webhookUrl?: string },
   ): Promise<ImageRow> {
     this.assertAvailable(operation);
     const folder = `originals/${randomUUID()}`;
@@ -117,6 +127,7 @@ export class JobService {
         metadata: { stage: 'queued' },
         ...keys,
         ...(source && { sourceImageId: source.id, sourceIndex: source.index }),
+        ...(api && { apiKeyId: api.keyId, webhookUrl: api.webhookUrl ?? null }),
       });
       await this.deps.queue.enqueue(row.id);
       return row;
@@ -126,13 +137,18 @@ export class JobService {
     }
   }
 
+  /** The answer for a job whose files retention has deleted, naming this server's retention time. */
+  expired(): AppError {
+    return new AppError('RESULT_EXPIRED', { hours: this.deps.config.retentionHours });
+  }
+
   find(id: number): Promise<ImageRow | undefined> {
     return this.deps.images.find(id);
   }
 
   /** The job, if `owner` may see it; anyone else gets the same 404 as for a job that does not exist. */
   async getOwned(id: number, owner: Owner): Promise<ImageRow> {
-    const row = Number.isSafeInteger(id) && id > 0 ? await this.find(id) : undefined;
+    const row = isJobIdInRange(String(id)) ? await this.find(id) : undefined;
     if (!row || !owns(owner, row)) throw new AppError('NOT_FOUND');
     return row;
   }
@@ -145,6 +161,11 @@ export class JobService {
   async process(id: number): Promise<void> {
     const row = await this.find(id);
     if (!row || row.status !== 'pending') return;
+    // Swept by retention while it waited (its photo is gone): nothing to run.
+    if (row.purgedAt) {
+      await this.fail(id, this.expired().message, 'RESULT_EXPIRED');
+      return;
+    }
     if (row.attempts >= MAX_ATTEMPTS) {
       await this.fail(id, errorMessage('INTERRUPTED'), 'INTERRUPTED');
       return;
@@ -167,7 +188,7 @@ export class JobService {
     try {
       const output = await this.runEngine(row, cancel.signal);
       const keys = output.images.map((_, i) => `results/${row.id}/${i}.png`);
-      await Promise.all(output.images.map((png, i) => this.deps.storage.put(keys[i] as string, png, 'image/png')));
+      await this.writeAll(keys, output.images);
       // Deleted or cancelled while its results were written: they belong to no job.
       if (!(await this.complete(id, keys, output.metadata ?? {}))) await this.dropUnclaimed(id, keys);
     } catch (err) {
@@ -223,6 +244,11 @@ export class JobService {
       return { message: err.message, code: err.code };
     }
     if (err instanceof AppError) return { message: err.message, code: err.code };
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') {
+      this.deps.log.error({ job: row.id, err }, 'a result could not be written: storage is full');
+      return known('OUT_OF_STORAGE');
+    }
     // Anything else (storage, database) is logged, not shown.
     this.deps.log.error({ job: row.id, err }, 'job failed');
     return known('UNKNOWN_ERROR');
@@ -299,6 +325,17 @@ export class JobService {
     };
   }
 
+  /** Writes every result or none: when one write fails, the others are deleted again. */
+  private async writeAll(keys: string[], pngs: Buffer[]): Promise<void> {
+    const writes = await Promise.allSettled(
+      pngs.map((png, i) => this.deps.storage.put(keys[i] as string, png, 'image/png')),
+    );
+    const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+    if (!failed) return;
+    await Promise.all(keys.map((k) => this.deps.storage.delete(k).catch(() => {})));
+    throw failed.reason;
+  }
+
   /**
    * Results that no row will ever name (the job was deleted or failed, e.g. cancelled, while it ran) are removed.
    * A job completed by another run (a redelivered queue entry) wrote the same keys and keeps them.
@@ -307,6 +344,8 @@ export class JobService {
     const row = await this.find(id);
     if (row?.status === 'completed') return;
     await Promise.all(keys.map((k) => this.deps.storage.delete(k)));
+    // Retention deleted its photo while it ran: it ends here, as expired.
+    if (row?.status === 'pending' && row.purgedAt) await this.fail(id, this.expired().message, 'RESULT_EXPIRED');
   }
 
   /** Records the results; false when the job was no longer pending (or no longer exists). */

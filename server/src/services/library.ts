@@ -22,6 +22,8 @@ export interface LibraryDeps {
   images: ImageRepository;
   storage: Storage;
   log: FastifyBaseLogger;
+  /** Named in the answer for a job whose files were deleted. */
+  retentionHours: number;
 }
 
 export interface Thumbnail {
@@ -73,7 +75,7 @@ export class LibraryService {
    * uploaded photo (made each time, as the result will replace it). 404 when there is nothing to show.
    */
   async thumbnail(row: ImageRow): Promise<Thumbnail> {
-    if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
+    if (row.purgedAt) throw new AppError('RESULT_EXPIRED', { hours: this.deps.retentionHours });
     const result = row.status === 'completed' ? row.resultKeys[0] : undefined;
     const source = result ?? row.originalKey;
     if (!source) throw new AppError('NOT_FOUND');

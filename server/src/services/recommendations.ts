@@ -1,6 +1,7 @@
 import { AppError, getOperation, type OperationId, type Recommendation } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EnginePool } from '../adapters/engine-pool.js';
+import type { RateLimiter } from '../adapters/rate-limiter.js';
 import type { Storage } from '../adapters/storage.js';
 import { analysePhoto, type FaceDetector, type PhotoAnalysis } from '../engines/analysis/photo-analysis.js';
 import type { LocalTaskId } from '../engines/local-engines.js';
@@ -70,6 +71,12 @@ export async function recommendationsFor(bytes: Buffer, detectFaces?: FaceDetect
 const ANALYSIS_TASK: LocalTaskId = 'photo-analysis';
 /** How long the analysis may wait for a worker thread (behind a running job) before we answer without faces. */
 const ANALYSIS_TIMEOUT_MS = 60_000;
+/** Analyses kept (per job and picture): a photo never changes, so neither does its analysis. */
+const CACHED_ANALYSES = 2000;
+/** Guests' analyses running at once, across all guests: the engine hosts stay free for jobs. */
+const GUEST_ANALYSES_AT_ONCE = 1;
+/** Guests' analyses waiting for their turn; more are refused (429) rather than queued. */
+const GUEST_ANALYSES_WAITING = 8;
 
 export interface RecommendationDeps {
   jobs: JobService;
@@ -77,6 +84,63 @@ export interface RecommendationDeps {
   /** This process's engine hosts, where faces are looked for; undefined where it runs no engines. */
   pool: EnginePool | undefined;
   log: FastifyBaseLogger;
+  /** Analyses (not answers from the cache) per visitor and per client address. */
+  limiters?: { visitor: RateLimiter; address: RateLimiter };
+}
+
+/** Who asks, for the meters: their address, and a signal that fires when they have gone. */
+export interface Asker {
+  address: string;
+  /** Aborted when the client has gone: an analysis still waiting for an engine host is dropped. */
+  signal?: AbortSignal;
+}
+
+/** An analysis under way, shared by every request that asks for it; dropped once all of them have gone. */
+interface Flight {
+  analysis: Promise<PhotoAnalysis>;
+  askers: number;
+  cancel: AbortController;
+}
+
+/** A refusal with the seconds to wait (the error handler sends them as Retry-After). */
+function rateLimited(seconds: number): AppError {
+  return Object.assign(new AppError('RATE_LIMITED'), { retryAfter: seconds });
+}
+
+/** At most `size` holders at once; up to `maxWaiting` more wait in order; a waiter whose signal fires leaves. */
+class Slots {
+  private busy = 0;
+  private readonly queue: (() => void)[] = [];
+  constructor(
+    private readonly size: number,
+    private readonly maxWaiting: number,
+  ) {}
+
+  async acquire(signal: AbortSignal): Promise<() => void> {
+    if (this.busy >= this.size) {
+      if (this.queue.length >= this.maxWaiting) throw rateLimited(5);
+      await new Promise<void>((resolve, reject) => {
+        const turn = () => {
+          signal.removeEventListener('abort', leave);
+          resolve();
+        };
+        const leave = () => {
+          this.queue.splice(this.queue.indexOf(turn), 1);
+          reject(new AppError('CANCELLED'));
+        };
+        signal.addEventListener('abort', leave, { once: true });
+        this.queue.push(turn);
+      });
+    } else this.busy++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.queue.shift();
+      if (next) next();
+      else this.busy--;
+    };
+  }
 }
 
 /** Which picture of a job is analysed: the uploaded photo, or its first result (the editor's next step). */
@@ -87,37 +151,114 @@ export type RecommendationSubject = 'photo' | 'result';
  * could not follow the suggestion to. Every page that shows suggestions asks this service (through the route).
  */
 export class RecommendationService {
+  private readonly cache = new Map<string, PhotoAnalysis>();
+  private readonly flights = new Map<string, Flight>();
+  private readonly guestSlots = new Slots(GUEST_ANALYSES_AT_ONCE, GUEST_ANALYSES_WAITING);
+
   constructor(private readonly deps: RecommendationDeps) {}
 
-  async forJob(owner: Owner, id: number, of: RecommendationSubject): Promise<Recommendation[]> {
+  /**
+   * Photo analysis costs engine time, so it is metered: each job's analysis (of its photo, of its result) is made
+   * once and kept; a new one counts against the visitor's and the address's limits (429 past them); guests' run
+   * one at a time; and one whose every asker has gone is dropped while it still waits for an engine host.
+   */
+  async forJob(owner: Owner, id: number, of: RecommendationSubject, asker?: Asker): Promise<Recommendation[]> {
     const row = await this.deps.jobs.getOwned(id, owner);
-    if (row.purgedAt) throw new AppError('RESULT_EXPIRED');
+    if (row.purgedAt) throw this.deps.jobs.expired();
     if (of === 'result' && row.status !== 'completed') throw new AppError('RESULT_NOT_READY');
     const key = of === 'result' ? row.resultKeys[0] : row.originalKey;
     // Prompt-only jobs have no photo to analyse.
     if (!key) return [];
-    const analysis = await this.analyse(await this.deps.storage.get(key), row.operation as OperationId);
+    const cacheKey = `${row.id}/${of}`;
+    const analysis = this.cache.get(cacheKey) ?? (await this.analysis(cacheKey, key, row, owner, asker));
     return recommend(analysis).filter((r) => this.offered(r.operationId, row.operation));
+  }
+
+  /** A new analysis, metered, or the one already under way for the same picture. */
+  private async analysis(
+    cacheKey: string,
+    key: string,
+    row: { operation: string },
+    owner: Owner,
+    asker: Asker | undefined,
+  ): Promise<PhotoAnalysis> {
+    let flight = this.flights.get(cacheKey);
+    if (!flight) await this.meter(owner, asker);
+    flight ??= this.flights.get(cacheKey);
+    if (!flight) {
+      const cancel = new AbortController();
+      const analysis = (async () => {
+        const release = owner.uid ? () => {} : await this.guestSlots.acquire(cancel.signal);
+        try {
+          return await this.analyse(await this.deps.storage.get(key), row.operation as OperationId, cancel.signal);
+        } finally {
+          release();
+        }
+      })();
+      flight = { analysis, askers: 0, cancel };
+      this.flights.set(cacheKey, flight);
+      const settled = () => {
+        if (this.flights.get(cacheKey) === flight) this.flights.delete(cacheKey);
+      };
+      analysis.then((result) => {
+        settled();
+        this.remember(cacheKey, result);
+      }, settled);
+    }
+    const shared = flight;
+    shared.askers++;
+    const leave = () => {
+      if (--shared.askers === 0) shared.cancel.abort();
+    };
+    asker?.signal?.addEventListener('abort', leave, { once: true });
+    try {
+      return await shared.analysis;
+    } finally {
+      asker?.signal?.removeEventListener('abort', leave);
+      if (!asker?.signal?.aborted) shared.askers--;
+    }
+  }
+
+  /** Counts a new analysis against the visitor's and the address's limits. */
+  private async meter(owner: Owner, asker: Asker | undefined): Promise<void> {
+    const limiters = this.deps.limiters;
+    if (!limiters || !asker) return;
+    const waits = await Promise.all([
+      limiters.visitor.hit(owner.uid ? `uid:${owner.uid}` : `session:${owner.sessionId}`),
+      limiters.address.hit(asker.address),
+    ]);
+    const wait = Math.max(...waits);
+    if (wait > 0) throw rateLimited(wait);
+  }
+
+  private remember(cacheKey: string, analysis: PhotoAnalysis): void {
+    this.cache.set(cacheKey, analysis);
+    // Oldest first: a Map keeps insertion order.
+    if (this.cache.size > CACHED_ANALYSES) this.cache.delete(this.cache.keys().next().value as string);
   }
 
   /**
    * Measures the photo in a worker thread with face detection when this process runs engines; otherwise (or if that
    * fails) here, without faces: sharp does its work off the event loop, and the rest is a few milliseconds.
+   * `signal` drops an analysis still waiting for a host; one already running finishes (ending its host would cost
+   * more than the analysis) and is kept for the next ask.
    */
-  private async analyse(bytes: Buffer, operation: OperationId): Promise<PhotoAnalysis> {
+  private async analyse(bytes: Buffer, operation: OperationId, signal: AbortSignal): Promise<PhotoAnalysis> {
     const { pool, log } = this.deps;
     if (pool) {
       try {
         const out = await pool.run(
           ANALYSIS_TASK,
           { operation, image: bytes, params: {} },
-          { onProgress: () => {}, timeoutMs: ANALYSIS_TIMEOUT_MS },
+          { onProgress: () => {}, timeoutMs: ANALYSIS_TIMEOUT_MS, signal, whileWaitingOnly: true },
         );
         return out.metadata?.analysis as PhotoAnalysis;
       } catch (err) {
+        if (signal.aborted) throw new AppError('CANCELLED');
         log.warn({ err }, 'photo analysis with faces failed; answering without faces');
       }
     }
+    if (signal.aborted) throw new AppError('CANCELLED');
     return analysePhoto(bytes);
   }
 

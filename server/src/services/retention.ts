@@ -44,4 +44,35 @@ export class RetentionService {
     const keys = (await this.deps.idempotency?.sweep()) ?? 0;
     return { purged, deleted, keys };
   }
+
+  /**
+   * Result files that no row names (`results/<id>/<n>.png`): the row was deleted or swept, the job failed, or it
+   * names other files; a pending job's are kept (it may be writing them in another process). Run at start, after
+   * a crash could have cut a job short between writing its results and recording them.
+   */
+  async sweepOrphanResults(): Promise<number> {
+    const { images, storage, log } = this.deps;
+    const keys = (await storage.listKeys?.('results/')) ?? [];
+    const byId = new Map<number, string[]>();
+    for (const key of keys) {
+      const id = Number(/^results\/(\d+)\//.exec(key)?.[1]);
+      byId.set(id, [...(byId.get(id) ?? []), key]);
+    }
+    let removed = 0;
+    const ids = [...byId.keys()].filter((id) => Number.isSafeInteger(id));
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const rows = new Map((await images.resultsOf(ids.slice(i, i + BATCH))).map((r) => [r.id, r]));
+      for (const id of ids.slice(i, i + BATCH)) {
+        const row = rows.get(id);
+        if (row?.status === 'pending' && !row.purgedAt) continue;
+        const named = new Set(row && !row.purgedAt && row.status === 'completed' ? row.resultKeys : []);
+        for (const key of byId.get(id) ?? []) {
+          if (named.has(key)) continue;
+          await storage.delete(key).catch((err) => log?.warn({ err, key }, 'could not delete'));
+          removed++;
+        }
+      }
+    }
+    return removed;
+  }
 }

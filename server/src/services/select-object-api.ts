@@ -9,8 +9,8 @@ export const SELECT_TASK: LocalTaskId = 'select-object';
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
 /**
- * The prompt from the form: `x`,`y` (a click) or `x0`,`y0`,`x1`,`y1` (a box), pixels of the upright photo, inside
- * it. Anything else is SELECT_PROMPT_INVALID.
+ * The prompt from the form: `x`,`y` (a click, inside the photo) or `x0`,`y0`,`x1`,`y1` (a box, cut to the photo), pixels
+ * of the upright photo. Anything else is SELECT_PROMPT_INVALID.
  */
 export function parsePrompt(fields: Record<string, string>, size: { width: number; height: number }): SelectPrompt {
   const num = (name: string): number | undefined => {
@@ -29,10 +29,13 @@ export function parsePrompt(fields: Record<string, string>, size: { width: numbe
     return { kind: 'point', x: Math.min(x, size.width - 1), y: Math.min(y, size.height - 1) };
   }
   if (box && !point && x0 !== undefined && y0 !== undefined && x1 !== undefined && y1 !== undefined) {
-    // A box must enclose something: at least 4 px each way.
-    if ([x0, x1].every(inX) && [y0, y1].every(inY) && Math.abs(x1 - x0) >= 4 && Math.abs(y1 - y0) >= 4) {
-      return { kind: 'box', x0, y0, x1, y1 };
-    }
+    // A box dragged past the photo's edge (an object in its corner) is the part of it on the photo; that part must
+    // enclose something: at least 4 px each way.
+    const cx = (v: number) => Math.min(size.width, Math.max(0, v));
+    const cy = (v: number) => Math.min(size.height, Math.max(0, v));
+    const [bx0, bx1, by0, by1] = [cx(x0), cx(x1), cy(y0), cy(y1)];
+    if (Math.abs(bx1 - bx0) >= 4 && Math.abs(by1 - by0) >= 4)
+      return { kind: 'box', x0: bx0, y0: by0, x1: bx1, y1: by1 };
   }
   throw new AppError('SELECT_PROMPT_INVALID');
 }

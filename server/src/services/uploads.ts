@@ -1,7 +1,7 @@
 import { AppError, fileFields, isAcceptedMime, isOperationId, type Operation, type OperationId } from '@ai-editor/core';
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
-import { decodesFully, headerSize } from '../adapters/image.js';
+import { decodesFully, headerSize, isEmptyMask } from '../adapters/image.js';
 
 export interface UploadedFile {
   field: string;
@@ -98,6 +98,7 @@ export async function checkFiles(
     const maskRatio = checked.mask.width / checked.mask.height;
     if (Math.abs(photoRatio - maskRatio) / photoRatio > 0.02) throw new AppError('MASK_SIZE_MISMATCH');
   }
+  if (checked.mask && (await isEmptyMask(checked.mask.bytes))) throw new AppError('MASK_EMPTY');
   return checked;
 }
 

@@ -1,4 +1,4 @@
-import { utcDay } from '@ai-editor/core';
+import { nextUtcMidnight, utcDay } from '@ai-editor/core';
 import type { ImageRepository, Owner } from '../repositories/images.js';
 import type { UsageRepository } from '../repositories/usage.js';
 
@@ -65,6 +65,14 @@ export class UsageService {
   /** Today's counted uses per operation for one user. */
   async today(uid: string): Promise<Record<string, number>> {
     return this.deps.usage.countsOn(uid, utcDay(this.now()));
+  }
+
+  /** One operation's allowance today: the limit, the uses left and the seconds until they reset (midnight UTC). */
+  async allowance(uid: string, operation: string): Promise<{ limit: number; remaining: number; resetS: number }> {
+    const used = (await this.today(uid))[operation] ?? 0;
+    const now = this.now();
+    const resetS = Math.ceil((nextUtcMidnight(now).getTime() - now.getTime()) / 1000);
+    return { limit: this.deps.limit, remaining: Math.max(0, this.deps.limit - used), resetS };
   }
 
   currentTime(): Date {

@@ -5,8 +5,12 @@ import { type DatabaseHandle, openDatabase } from '../adapters/db.js';
 import { createEnginePool, selectJobChanges, selectStorage, workerName } from '../adapters/select.js';
 import type { Config } from '../config.js';
 import { createEngineRegistry } from '../engines/registry.js';
+import { ApiKeyRepository } from '../repositories/api-keys.js';
 import { ImageRepository } from '../repositories/images.js';
+import { WebhookDeliveryRepository } from '../repositories/webhook-deliveries.js';
+import { imageView } from '../routes/images.js';
 import { JobService } from '../services/jobs.js';
+import { WebhookService, watchJobsForWebhooks } from '../services/webhooks.js';
 
 const RESUME_INTERVAL_MS = 60_000;
 
@@ -49,6 +53,16 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   // Progress and outcomes are told to the API processes, which stream them to the visitors watching.
   const changes = selectJobChanges(config, log);
   const jobs = new JobService({ images, storage, registry, queue, pool, config, log, changes });
+  // The worker that finishes a job sends its webhook; every process retries the due ones.
+  const webhooks = new WebhookService({
+    deliveries: new WebhookDeliveryRepository(database.db),
+    keys: new ApiKeyRepository(database.db),
+    view: (row) => imageView(row, jobs),
+    allowPrivate: config.webhookAllowPrivate,
+    log,
+  });
+  watchJobsForWebhooks(jobs, webhooks, log);
+  webhooks.start();
 
   const name = workerName();
   const worker = startBullmqWorker(
@@ -86,6 +100,7 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
       // Running jobs get a grace period; the ones still running after it stay pending, and BullMQ hands them to
       // another worker once their lock expires (or to this one at its next start).
       await jobs.stopAfter(worker.close(), config.shutdownGraceMs);
+      await webhooks.stop();
       await queue.close();
       await changes.close();
       await database.close();

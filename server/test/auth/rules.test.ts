@@ -222,7 +222,9 @@ describe('downloads and ownership', () => {
     const job = (await owner.waitFor(created.id)) as { processedUrl: string; downloadUrls: string[] };
     const download = await owner.fetch(job.downloadUrls[0] as string);
     expect(download.status).toBe(200);
-    expect(download.headers.get('content-disposition')).toBe('attachment; filename="background-removal-result.png"');
+    expect(download.headers.get('content-disposition')).toBe(
+      `attachment; filename="background-removal-${created.id}.png"`,
+    );
 
     const stranger = server.visitor();
     await signIn(stranger);

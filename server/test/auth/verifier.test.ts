@@ -140,6 +140,15 @@ describe('Firebase ID token verification (firebase mode)', () => {
     await rejected(verifier.verify('not.a.token'));
     await rejected(verifier.verify(''));
   });
+
+  it('rejects a token issued in the future past the clock skew (an hour ahead, and a minute), as the Admin SDK does', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    // auth_time now: only the issued-at time is off.
+    await rejected(verifier.verify(await token({ auth_time: now }, { iat: now + 3600, exp: now + 7200 })));
+    await rejected(verifier.verify(await token({ auth_time: now }, { iat: now + 60, exp: now + 3660 })));
+    // Within the allowed skew of Google's clock ahead of ours: accepted.
+    expect((await verifier.verify(await token({ auth_time: now }, { iat: now + 10 }))).uid).toBe('uid-ada');
+  });
 });
 
 describe('emulator mode', () => {

@@ -10,7 +10,15 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { images } from '../../src/db/schema.js';
 import { signedInVisitor } from '../support/auth.js';
-import { blob, fixture, startTestServer, type TestServer, testEngine, type Visitor } from '../support/server.js';
+import {
+  blob,
+  fixture,
+  HEALTH_HEADERS,
+  startTestServer,
+  type TestServer,
+  testEngine,
+  type Visitor,
+} from '../support/server.js';
 
 const overrides = {
   denoising: testEngine('abort'),
@@ -27,7 +35,8 @@ const submit = async (visitor: Visitor, operation: string) => {
 };
 
 type Health = { engineHosts: { pids: number[]; replaced: number; hosts: number } };
-const health = async (server: TestServer) => (await (await server.visitor().fetch('/api/health')).json()) as Health;
+const health = async (server: TestServer) =>
+  (await (await server.visitor().fetch('/api/health', { headers: HEALTH_HEADERS })).json()) as Health;
 
 /** Waits until the pool has a live host (other than `ended`, when a host was just ended) and returns its PID. */
 async function hostRunning(server: TestServer, ended?: number): Promise<number> {

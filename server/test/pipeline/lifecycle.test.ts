@@ -54,7 +54,7 @@ describe('job lifecycle', () => {
       expect(alpha(x, y), `subject ${x},${y}`).toBeGreaterThan(235);
   });
 
-  it('serves a download with the spec file name, and the original as uploaded', async () => {
+  it('serves a download named after the tool and the job, and the original as uploaded', async () => {
     const visitor = await signedInVisitor(server);
     const photo = fixture('rocket.jpg');
     const { id } = (await (
@@ -62,7 +62,7 @@ describe('job lifecycle', () => {
     ).json()) as { id: number };
     await visitor.waitFor(id);
     const dl = await visitor.fetch(`/api/images/${id}/download/0`);
-    expect(dl.headers.get('content-disposition')).toBe('attachment; filename="background-removal-result.png"');
+    expect(dl.headers.get('content-disposition')).toBe(`attachment; filename="background-removal-${id}.png"`);
     const original = await visitor.fetch(`/api/images/${id}/original`);
     expect(original.headers.get('content-type')).toBe('image/jpeg');
     expect(Buffer.from(await original.arrayBuffer()).equals(photo)).toBe(true);

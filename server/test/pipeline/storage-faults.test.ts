@@ -6,7 +6,15 @@ import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStorage } from '../../src/adapters/storage.js';
 import { images } from '../../src/db/schema.js';
-import { blob, fixture, startTestServer, storedFiles, type TestServer, testEngine } from '../support/server.js';
+import {
+  blob,
+  fixture,
+  HEALTH_HEADERS,
+  startTestServer,
+  storedFiles,
+  type TestServer,
+  testEngine,
+} from '../support/server.js';
 
 /**
  * Real failing writes: a tiny tmpfs mounted under the storage root fills up and the kernel answers ENOSPC, as a
@@ -110,7 +118,7 @@ describe.skipIf(!canMount)('storage faults on a full file system', () => {
     });
 
     async function health() {
-      const res = await server.visitor().fetch('/api/health');
+      const res = await server.visitor().fetch('/api/health', { headers: HEALTH_HEADERS });
       const body = (await res.json()) as { status: string; storage: Record<string, unknown> };
       return { status: res.status, body };
     }
@@ -132,7 +140,8 @@ describe.skipIf(!canMount)('storage faults on a full file system', () => {
       const [before] = await server.handle.database.db.select({ n: count() }).from(images);
       const photo = fixture('astronaut.png'); // 790 KB: its write runs out of space half way
       const res = await server.visitor().submit({ operation: 'face-enhancement', file: blob(photo) });
-      expect(res.status).toBe(500);
+      expect(res.status).toBe(507);
+      expect(await res.json()).toEqual({ code: 'OUT_OF_STORAGE', message: 'The server is out of storage space' });
       expect(storedFiles(server.dataDir)).toEqual([filler]);
       const [after] = await server.handle.database.db.select({ n: count() }).from(images);
       expect(after?.n).toBe(before?.n);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esrganModelPath } from '../../src/engines/models/esrgan-model.js';
 import { authTestEnv, emulatorReady, signIn } from '../support/auth.js';
 import { blob, fixture, type Visitor, visitor } from '../support/server.js';
-import { type ServerProcess, startServerProcess } from '../support/server-process.js';
+import { HEALTH_HEADERS, type ServerProcess, startServerProcess } from '../support/server-process.js';
 
 describe('timeouts in onnxruntime, against the server process', () => {
   let server: ServerProcess;
@@ -60,7 +60,9 @@ describe('timeouts in onnxruntime, against the server process', () => {
       expect((failed.metadata as { percent: number }).percent).toBeGreaterThanOrEqual(5);
       expect(server.alive(), `server alive after timeout ${i + 1}`).toBe(true);
     }
-    const health = (await (await me.fetch('/api/health')).json()) as { engineHosts: { replaced: number } };
+    const health = (await (await me.fetch('/api/health', { headers: HEALTH_HEADERS })).json()) as {
+      engineHosts: { replaced: number };
+    };
     expect(health.engineHosts.replaced).toBeGreaterThanOrEqual(10);
 
     const small = await sharp(fixture('astronaut.png')).resize(64, 64).png().toBuffer();

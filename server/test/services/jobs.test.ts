@@ -37,6 +37,8 @@ function row(patch: Partial<ImageRow> = {}): ImageRow {
     purgedAt: null,
     sourceImageId: null,
     sourceIndex: null,
+    apiKeyId: null,
+    webhookUrl: null,
     ...patch,
   };
 }

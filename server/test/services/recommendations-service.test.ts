@@ -19,6 +19,7 @@ function setUp(job: Partial<ImageRow>, unavailable: OperationId[] = []) {
   const row = { id: 3, status: 'completed', originalKey: 'photo.png', resultKeys: ['result.png'], ...job };
   const jobs = {
     getOwned: vi.fn(async () => row),
+    expired: () => new AppError('RESULT_EXPIRED', { hours: 24 }),
     assertAvailable: vi.fn((op: OperationId) => {
       if (unavailable.includes(op)) throw new AppError('OPERATION_UNAVAILABLE', { name: op, enable: 'x' });
     }),

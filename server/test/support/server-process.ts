@@ -9,6 +9,10 @@ import { freePort } from '../../src/adapters/firebase-emulator.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
+/** Test servers show /api/health's details (engine host PIDs, memory, free bytes) to requests with these headers. */
+export const HEALTH_DETAILS_TOKEN = 'test-health-details';
+export const HEALTH_HEADERS = { 'x-health-token': HEALTH_DETAILS_TOKEN };
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -28,6 +32,7 @@ export async function startServerProcess(env: Record<string, string>, bootMs = 1
       ...process.env,
       LOG_LEVEL: 'warn',
       MODEL_CACHE_DIR: path.join(ROOT, 'data/models'),
+      HEALTH_DETAILS_TOKEN,
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',

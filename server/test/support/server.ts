@@ -5,13 +5,16 @@ import type { OperationId } from '@ai-editor/core';
 import { type App, type AppOptions, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { authTestEnv, emulatorReady } from './auth.js';
+import { HEALTH_DETAILS_TOKEN } from './server-process.js';
+
+export { HEALTH_HEADERS } from './server-process.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../../../fixtures');
 export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
 
 /** Test-only engines, registered through `localEngineOverrides` (production never sees them). */
 export const testEngine = (
-  name: 'echo' | 'slow-echo' | 'crash' | 'hang' | 'fail' | 'fault' | 'too-large' | 'abort' | 'hog',
+  name: 'echo' | 'crash' | 'hang' | 'fail' | 'fault' | 'too-large' | 'abort' | 'hog' | 'pair' | 'slow-echo',
 ) => new URL(`../test-engines/${name}.ts`, import.meta.url).href;
 
 export interface TestServer {
@@ -47,6 +50,7 @@ export async function startTestServer(
     ENGINE_PRELOAD: 'false',
     // Sign-in against the test run's Auth emulator (support/auth.ts), not one per server.
     ...authTestEnv(),
+    HEALTH_DETAILS_TOKEN,
     ...opts.env,
   });
   // Suites sign visitors in with users minted in the run's Auth emulator, which starts in the background.

@@ -1,4 +1,4 @@
-import type { ClientConfig, Health, LibraryPage, Me, Recommendation } from '@ai-editor/core';
+import type { ApiKey, ClientConfig, Health, LibraryPage, Me, Recommendation } from '@ai-editor/core';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { fetchJob } from '@/features/tool/jobs';
 import { getJson, throwIfResNotOk } from './api';
@@ -46,6 +46,12 @@ export const queries = {
       },
       initialPageParam: null as number | null,
       getNextPageParam: (last) => last.nextCursor,
+    }),
+  /** My API keys (never their secrets), per user. */
+  apiKeys: (owner: string) =>
+    queryOptions({
+      queryKey: ['/api/keys', owner],
+      queryFn: async ({ signal }) => (await getJson<{ keys: ApiKey[] }>('/api/keys', signal)).keys,
     }),
   openApi: () =>
     queryOptions({

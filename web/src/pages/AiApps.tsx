@@ -1,4 +1,4 @@
-import { getOperation } from '@ai-editor/core';
+import { OPERATIONS } from '@ai-editor/core';
 import { ArrowRight, Clock, FileScan, GraduationCap, NotebookPen } from 'lucide-react';
 import { Link } from 'react-router';
 import { Page } from '@/components/layout/Page';
@@ -7,7 +7,8 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { UnavailableBadge } from '@/features/tool/UnavailableBadge';
 import { useToolOffer } from '@/features/tool/useEngine';
 
-const FEATURED = (['face-enhancement', 'text2img', 'super-resolution'] as const).map((id) => getOperation(id));
+/** Every tool of the catalogue, the most used first (as on the landing page), then in catalogue order. */
+const TOOLS = [...OPERATIONS].sort((a, b) => Number(Boolean(b.popular)) - Number(Boolean(a.popular)));
 
 const COMING_SOON = [
   {
@@ -28,17 +29,19 @@ const COMING_SOON = [
 ];
 
 export default function AiApps() {
-  const { unavailable } = useToolOffer();
-  // Listed apps this server cannot run get their own section: never under 'Available apps'.
-  const off = FEATURED.filter((op) => unavailable.has(op.id));
+  const { offered } = useToolOffer();
+  // Every tool this server runs is an available app; the ones it cannot run get their own section, never under
+  // 'Available apps' (docs/comfort.md#no-dead-ends).
+  const available = TOOLS.filter(offered);
+  const off = TOOLS.filter((op) => !offered(op));
   return (
     <Page title="AI Apps" lead="Ready-to-use AI apps, free during the beta." wide>
       <section aria-labelledby="available-heading">
         <h2 id="available-heading" className="mb-4 text-2xl font-semibold">
           Available apps
         </h2>
-        <ul className="grid gap-6 md:grid-cols-3">
-          {FEATURED.filter((op) => !unavailable.has(op.id)).map((op) => (
+        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" data-testid="apps-available">
+          {available.map((op) => (
             <li key={op.id}>
               <Card className="flex h-full flex-col" data-testid="app-card">
                 <CardHeader>
@@ -57,15 +60,11 @@ export default function AiApps() {
           ))}
         </ul>
         <p className="mt-6 text-muted-foreground">
-          Looking for more? Every image tool is listed on the{' '}
-          <Link to="/" className="text-primary underline">
-            home page
-          </Link>
-          , and the{' '}
+          Want several tools on one photo? The{' '}
           <Link to="/editor" className="text-primary underline">
             editor
           </Link>{' '}
-          suggests tools for the photo you drop on it.
+          chains them, step by step, and suggests tools for the photo you drop on it.
         </p>
       </section>
       {off.length > 0 && (
@@ -73,7 +72,7 @@ export default function AiApps() {
           <h2 id="off-heading" className="mb-4 text-2xl font-semibold">
             Not available on this server
           </h2>
-          <ul className="grid gap-6 md:grid-cols-3">
+          <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {off.map((op) => (
               <li key={op.id}>
                 <Card className="h-full border-dashed">

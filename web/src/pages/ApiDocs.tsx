@@ -111,6 +111,104 @@ function Endpoint({ method, path, op }: { method: string; path: string; op: Open
   );
 }
 
+/** Copy-paste examples of the whole round trip: submit with a key (and a webhook), wait, download. */
+function examples(base: string): { title: string; code: string }[] {
+  return [
+    {
+      title: 'curl',
+      code: `export AIE_KEY=aie_...   # API keys page, under the account menu
+# Submit: background removal on a white background, as JPEG; the webhook is called when the job ends
+curl -s -H "Authorization: Bearer $AIE_KEY" -F operation=background-removal -F file=@photo.jpg \\
+  -F background=#ffffff -F format=jpeg -F quality=85 -F webhook=https://example.com/hooks/aie \\
+  ${base}/api/images                     # -> 201 {"id":42,"status":"pending",...}; RateLimit-Remaining: 1
+# Wait (or let the webhook tell you): poll until status is completed or failed
+curl -s -H "Authorization: Bearer $AIE_KEY" ${base}/api/images/42
+# Download
+curl -s -H "Authorization: Bearer $AIE_KEY" -o cutout.jpg ${base}/api/images/42/download/0`,
+    },
+    {
+      title: 'TypeScript (the typed client, @ai-editor/client: openapi-fetch)',
+      code: `import fs from 'node:fs';
+import { createApiClient, submitForm } from '@ai-editor/client';
+
+const api = createApiClient({ baseUrl: '${base}', key: process.env.AIE_KEY });
+const { data: job, error } = await api.POST('/api/images', {
+  body: submitForm({
+    operation: 'background-removal',
+    file: new Blob([fs.readFileSync('photo.jpg')], { type: 'image/jpeg' }),
+    format: 'webp',
+  }) as never,
+});
+if (error) throw new Error(error.message);
+let done = job;
+while (done.status === 'pending') {
+  await new Promise((r) => setTimeout(r, 1000));
+  done = (await api.GET('/api/images/{id}', { params: { path: { id: String(job.id) } } })).data!;
+}
+const file = await fetch('${base}' + done.downloadUrls[0], { headers: { authorization: \`Bearer \${process.env.AIE_KEY}\` } });
+fs.writeFileSync('cutout.webp', Buffer.from(await file.arrayBuffer()));`,
+    },
+    {
+      title: 'Python (requests)',
+      code: `import os, time, requests
+
+base, headers = '${base}', {'Authorization': f"Bearer {os.environ['AIE_KEY']}"}
+r = requests.post(f'{base}/api/images', headers=headers,
+                  files={'file': open('photo.jpg', 'rb')},
+                  data={'operation': 'background-removal', 'output': 'mask'})
+r.raise_for_status()
+job = r.json()
+print('uses left today:', r.headers.get('RateLimit-Remaining'))
+while job['status'] == 'pending':
+    time.sleep(1)
+    job = requests.get(f"{base}/api/images/{job['id']}", headers=headers).json()
+if job['status'] == 'failed':
+    raise SystemExit(job['metadata']['error'])
+open('mask.png', 'wb').write(requests.get(base + job['downloadUrls'][0], headers=headers).content)`,
+    },
+    {
+      title: 'Verifying a webhook (Standard Webhooks; any of its libraries works too)',
+      code: `import crypto from 'node:crypto';
+
+// headers webhook-id, webhook-timestamp, webhook-signature ("v1,<base64>"); body: the raw request body
+function verify(secret, headers, body) {
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const signed = \`\${headers['webhook-id']}.\${headers['webhook-timestamp']}.\${body}\`;
+  const expected = crypto.createHmac('sha256', key).update(signed).digest('base64');
+  const fresh = Math.abs(Date.now() / 1000 - Number(headers['webhook-timestamp'])) < 300;
+  return fresh && headers['webhook-signature'].split(' ').some((s) => s === \`v1,\${expected}\`);
+}`,
+    },
+  ];
+}
+
+function Examples() {
+  const base = typeof window === 'undefined' ? 'http://localhost:5000' : window.location.origin;
+  return (
+    <section className="mb-10 space-y-4" aria-labelledby="examples">
+      <h2 id="examples" className="text-2xl font-semibold">
+        Submit, wait, download
+      </h2>
+      <p className="text-muted-foreground">
+        Create a key on the API keys page (account menu). A key acts as you: the same tools and the same daily uses,
+        which answers to key requests report in <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and{' '}
+        <code>RateLimit-Reset</code> (seconds to midnight UTC). Every tool takes <code>format</code> (<code>png</code>,{' '}
+        <code>jpeg</code>, <code>webp</code>) and <code>quality</code> (1–100). With <code>webhook</code>, the job is
+        POSTed to your URL when it completes or fails, signed with the key's webhook secret (Standard Webhooks), and
+        retried for a day; its deliveries are at <code>/api/images/:id/webhooks</code>.
+      </p>
+      {examples(base).map((e) => (
+        <div key={e.title} className="space-y-2">
+          <h3 className="font-semibold">{e.title}</h3>
+          <pre className="overflow-x-auto rounded-lg border bg-muted p-4 text-xs" data-testid="api-example">
+            <code>{e.code}</code>
+          </pre>
+        </div>
+      ))}
+    </section>
+  );
+}
+
 /** The API reference, rendered from the server's OpenAPI document (generated from its route schemas). */
 export default function ApiDocs() {
   const { data: doc, isPending, isError } = useQuery(queries.openApi());
@@ -130,13 +228,15 @@ export default function ApiDocs() {
       wide
     >
       <p className="mb-6 text-muted-foreground">
-        Requests carry your session cookie, or a Firebase ID token as <code>Authorization: Bearer &lt;token&gt;</code>.
-        Errors answer <code>{'{ code, message }'}</code>. The machine-readable document is at{' '}
+        Requests carry your session cookie, an API key or a Firebase ID token as{' '}
+        <code>Authorization: Bearer &lt;key or token&gt;</code>. Errors answer <code>{'{ code, message }'}</code>. The
+        machine-readable document is at{' '}
         <a href="/api/openapi.json" className="text-primary underline">
           /api/openapi.json
         </a>
         {data?.info?.version ? ` (version ${data.info.version})` : ''}.
       </p>
+      <Examples />
       {isPending && <Skeleton className="h-40 w-full" />}
       {isError && (
         <p role="alert" className="rounded-md border border-destructive p-4">

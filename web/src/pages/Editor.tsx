@@ -1,10 +1,12 @@
 import {
   ACCEPTED_MIME_TYPES,
   errorMessage,
+  extensionFor,
   getOperation,
   type ImageJob,
   type Operation,
   type OperationId,
+  resultFileName,
 } from '@ai-editor/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Download, Loader2, RotateCcw, Sparkles, X } from 'lucide-react';
@@ -14,9 +16,10 @@ import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
+import { JobGone, type JobGoneState, jobGoneState } from '@/features/library/JobGone';
 import { usePhotoTools } from '@/features/library/usePhotoTools';
 import { fetchBlob, type JobSource } from '@/features/tool/jobs';
-import { CHECKERBOARD, resultFileName } from '@/features/tool/result/ResultCard';
+import { CHECKERBOARD } from '@/features/tool/result/ResultCard';
 import { useDownload } from '@/features/tool/result/useDownload';
 import { useAccess } from '@/features/tool/useAccess';
 import { useLimits } from '@/features/tool/useLimits';
@@ -65,10 +68,15 @@ export default function Editor() {
     })),
   });
   const first = jobs[0]?.data;
+  // Steps whose jobs are gone (deleted, expired, someone else's) are said so, never shown as broken pictures.
+  const gone = jobs.map((q) => jobGoneState(q.data, q.error));
+  const currentGone = current > 0 ? gone[current - 1] : photo ? undefined : gone[0];
   // The photo: the chosen file, or (after a reload) the first step's copy on the server.
   const originalUrl = photoUrl ?? first?.originalUrl ?? undefined;
   const started = Boolean(photo) || steps.length > 0;
-  const currentUrl = current === 0 ? originalUrl : resultOf(steps[current - 1] as JobSource);
+  // A step's result is shown once its job is known to be there.
+  const currentUrl =
+    current === 0 ? originalUrl : jobs[current - 1]?.data ? resultOf(steps[current - 1] as JobSource) : undefined;
   const currentStep = current > 0 ? steps[current - 1] : undefined;
 
   const setSteps = (next: JobSource[]) => {
@@ -113,6 +121,7 @@ export default function Editor() {
           <StepList
             steps={steps}
             jobs={jobs.map((q) => q.data)}
+            gone={gone}
             originalUrl={originalUrl}
             current={current}
             onSelect={(i) => {
@@ -151,17 +160,29 @@ export default function Editor() {
                 )}
               </CardHeader>
               <CardContent className="space-y-4">
-                {currentUrl && (
-                  <div className={cn('overflow-hidden rounded-md border', CHECKERBOARD)}>
-                    <img
-                      src={currentUrl}
-                      alt={current === 0 ? 'Your photo' : `Result of step ${current}`}
-                      className="mx-auto max-h-[60vh] object-contain"
-                      data-testid="editor-current"
-                    />
-                  </div>
+                {currentGone ? (
+                  <JobGone
+                    state={currentGone}
+                    className="shadow-none"
+                    actions={
+                      <Button onClick={() => input.current?.click()}>
+                        <RotateCcw aria-hidden /> Start over with a new photo
+                      </Button>
+                    }
+                  />
+                ) : (
+                  currentUrl && (
+                    <div className={cn('overflow-hidden rounded-md border', CHECKERBOARD)}>
+                      <img
+                        src={currentUrl}
+                        alt={current === 0 ? 'Your photo' : `Result of step ${current}`}
+                        className="mx-auto max-h-[60vh] object-contain"
+                        data-testid="editor-current"
+                      />
+                    </div>
+                  )
                 )}
-                {steps.length > 0 && (
+                {steps.length > 0 && !gone.at(-1) && (
                   <DownloadLast step={steps[steps.length - 1] as JobSource} job={jobs.at(-1)?.data} />
                 )}
               </CardContent>
@@ -187,7 +208,7 @@ export default function Editor() {
                   }}
                 />
               </section>
-            ) : (
+            ) : currentGone ? null : (
               <NextStep
                 step={current + 1}
                 recommendationsOf={currentStep ?? steps[0]}
@@ -205,6 +226,7 @@ export default function Editor() {
 function StepList({
   steps,
   jobs,
+  gone,
   originalUrl,
   current,
   onSelect,
@@ -212,6 +234,7 @@ function StepList({
 }: {
   steps: JobSource[];
   jobs: (ImageJob | undefined)[];
+  gone: (JobGoneState | undefined)[];
   originalUrl?: string;
   current: number;
   onSelect(index: number): void;
@@ -219,11 +242,16 @@ function StepList({
 }) {
   const entries = [
     { label: 'Photo', url: originalUrl },
-    ...steps.map((s, i) => ({
-      label: getOperation(jobs[i]?.operation ?? '')?.name ?? 'Loading...',
-      // The server's small thumbnail (of a job's first result), else the result itself.
-      url: s.index === 0 ? `/api/images/${s.id}/thumbnail?v=completed` : resultOf(s),
-    })),
+    ...steps.map((s, i) => {
+      const job = jobs[i];
+      const state = gone[i];
+      if (state) return { label: 'No longer available', url: undefined };
+      return {
+        label: getOperation(job?.operation ?? '')?.name ?? 'Loading...',
+        // The server's small thumbnail (of a job's first result), else the result itself; once the job is known.
+        url: !job ? undefined : s.index === 0 ? `/api/images/${s.id}/thumbnail?v=completed` : resultOf(s),
+      };
+    }),
   ];
   return (
     <nav aria-labelledby="steps-heading" className="min-w-0 space-y-3">
@@ -271,7 +299,11 @@ function DownloadLast({ step, job }: { step: JobSource; job?: ImageJob }) {
   if (!offered || !op) return null;
   return (
     <Button
-      onClick={() => download(`/api/images/${step.id}/download/${step.index}`, () => resultFileName(op, step.index))}
+      onClick={() =>
+        download(`/api/images/${step.id}/download/${step.index}`, (blob) =>
+          resultFileName(op.id, step.id, step.index, extensionFor(blob.type)),
+        )
+      }
       disabled={downloading}
       data-testid="editor-download"
     >

@@ -39,6 +39,8 @@ const TESTIMONIALS = [
 export default function Landing() {
   useTitle('AI Editor');
   const { offered, unavailable, count } = useToolOffer();
+  // The tools this server runs come first (a stable sort: face enhancement stays first among them).
+  const tools = [...FEATURES].sort((a, b) => Number(offered(b)) - Number(offered(a)));
   return (
     <div>
       <section className="border-b bg-gradient-to-b from-accent/60 to-background">
@@ -69,15 +71,16 @@ export default function Landing() {
           AI features
         </h2>
         <p className="mt-2 text-center text-muted-foreground">Everything you need to edit and enhance images.</p>
+        {/* A 600 px scroll area on wide screens; on phones the page itself scrolls (no box inside a box). */}
         <div
-          className="mt-8 h-[600px] overflow-y-auto rounded-lg border p-4"
+          className="mt-8 rounded-lg border p-4 md:h-[600px] md:overflow-y-auto"
           data-testid="feature-grid"
           role="region"
           aria-label="All features"
           tabIndex={0}
         >
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {FEATURES.map((op) => (
+            {tools.map((op) => (
               <li key={op.id}>
                 <Link
                   to={op.route}

@@ -1,4 +1,13 @@
-import { errorMessage, getOperation, type ImageJob, LIMITS, NOTICES, type OperationId } from '@ai-editor/core';
+import {
+  errorMessage,
+  extensionFor,
+  getOperation,
+  type ImageJob,
+  LIMITS,
+  NOTICES,
+  type OperationId,
+  resultFileName,
+} from '@ai-editor/core';
 import { AlertCircle, ArrowLeft, CheckCircle2, Download, Loader2, RotateCcw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -8,6 +17,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
+import { JobGone, jobGoneState } from '@/features/library/JobGone';
 import { UseInTool } from '@/features/library/UseInTool';
 import { jobPercent, stageLabel } from '@/features/tool/jobs';
 import { CancelJobButton } from '@/features/tool/result/CancelJobButton';
@@ -18,15 +28,9 @@ import { useAccess } from '@/features/tool/useAccess';
 import { useJob } from '@/features/tool/useJob';
 import { cn } from '@/lib/utils';
 
-/** 'image/png' → 'png'; png when the type is missing. */
-export function extensionOf(contentType: string | null | undefined): string {
-  const sub = contentType?.split(';')[0]?.split('/')[1]?.trim();
-  return sub || 'png';
-}
-
-/** The result page's download name (docs/product.md#api-conventions), enhanced-image.{ext}; the second and later results of a job are numbered. */
-function downloadName(blob: Blob, index: number): string {
-  return `enhanced-image${index === 0 ? '' : `-${index + 1}`}.${extensionOf(blob.type)}`;
+/** The result page's download name (docs/product.md#api-conventions): the tool and the job, with the extension of the answer's type. */
+function downloadName(job: ImageJob, blob: Blob, index: number): string {
+  return resultFileName(job.operation, job.id, index, extensionFor(blob.type));
 }
 
 /**
@@ -41,9 +45,12 @@ export default function ResultPage() {
   // Pushed by the server while it runs; polled every 1000 ms only when the stream is not available.
   const { data: job, error } = useJob(jobId, LIMITS.pollIntervalResultMs);
 
+  // A job that is gone (deleted, unknown, someone else's, expired) or cancelled is said in words, not as a failure.
+  const gone = jobGoneState(job, error);
   useEffect(() => {
-    if (error) toast({ variant: 'destructive', title: 'Error', description: errorMessage('IMAGE_LOAD_FAILED') });
-  }, [error]);
+    if (error && !gone)
+      toast({ variant: 'destructive', title: 'Error', description: errorMessage('IMAGE_LOAD_FAILED') });
+  }, [error, gone]);
 
   return (
     <Page title="Your Result">
@@ -54,17 +61,34 @@ export default function ResultPage() {
             <CardDescription>Open this page from a tool to see a result.</CardDescription>
           </CardHeader>
         </Card>
+      ) : gone ? (
+        <JobGone state={gone} operation={job?.operation} actions={gone === 'cancelled' && <TryAgain job={job} />} />
       ) : error ? null : !job ? (
         <PendingCard />
       ) : (
         <JobCard job={job} />
       )}
-      <Button asChild variant="outline" className="mt-6">
-        <Link to="/">
-          <ArrowLeft aria-hidden /> Back to Home
-        </Link>
-      </Button>
+      {!gone && (
+        <Button asChild variant="outline" className="mt-6">
+          <Link to="/">
+            <ArrowLeft aria-hidden /> Back to Home
+          </Link>
+        </Button>
+      )}
     </Page>
+  );
+}
+
+/** A cancelled job's way on: its tool, on the same photo and settings (the tool page reads them from the job). */
+function TryAgain({ job }: { job?: ImageJob }) {
+  const op = job && getOperation(job.operation);
+  if (!op || !job) return null;
+  return (
+    <Button asChild>
+      <Link to={`${op.route}?job=${job.id}`} data-testid="result-try-again">
+        <RotateCcw aria-hidden /> Try again in {op.name}
+      </Link>
+    </Button>
   );
 }
 
@@ -120,7 +144,7 @@ function JobCard({ job }: { job: ImageJob }) {
         {operation && (
           <CardFooter className="justify-center">
             <Button asChild variant="outline">
-              <Link to={operation.route} data-testid="result-try-again">
+              <Link to={`${operation.route}?job=${job.id}`} data-testid="result-try-again">
                 <RotateCcw aria-hidden /> Try again in {name}
               </Link>
             </Button>
@@ -138,7 +162,7 @@ function JobCard({ job }: { job: ImageJob }) {
       toast({ variant: 'destructive', title: 'Error', description: errorMessage('RESULT_NOT_READY') });
       return;
     }
-    void download(job.downloadUrls?.[index] ?? shown, (blob) => downloadName(blob, index));
+    void download(job.downloadUrls?.[index] ?? shown, (blob) => downloadName(job, blob, index));
   };
 
   const preview = shown ?? job.originalUrl;

@@ -129,5 +129,8 @@ process.on('message', (m: RunCommand) => {
 });
 // The pool is gone (its process ended, however it ended): a host never outlives it.
 process.on('disconnect', () => process.exit(0));
+// A stop signal sent to the whole process group (systemd's default, Ctrl+C in a terminal) is the pool's to act on:
+// it gives running jobs their grace, then ends its hosts. A host that died of the signal would fail its job.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => {});
 send({ type: 'ready' });
 void preload();

@@ -1,24 +1,116 @@
+import sharp from 'sharp';
 import { defineEngine } from '../define.js';
 import { releaseIsnet, salientMask, warmIsnet } from '../models/isnet.js';
-import { decode, encodePng } from '../raster/image.js';
+import { decode, encodePng, type RawImage } from '../raster/image.js';
 
-/** Background removal: ISNet's subject mask becomes the alpha channel of the photo, at the photo's own size. */
+/** Pixels of the mask at or above this count as subject when cropping. */
+const CROP_THRESHOLD = 16;
+/** The crop keeps this share of the subject's larger side around it (at least 4 px). */
+const CROP_MARGIN = 0.04;
+
+/**
+ * Background removal: ISNet's subject mask, as the alpha channel of the photo (a transparent background), over a
+ * colour or the photo blurred, or as the greyscale mask itself; optionally cropped to the subject with a margin.
+ */
 export default defineEngine('background-removal', {
   async run(input, ctx) {
+    const { background, output, crop } = input.params;
     ctx.progress({ stage: 'Finding the subject', percent: 10 });
     const photo = await decode(input.image);
     const mask = await salientMask(photo, ctx.threads);
     ctx.progress({ stage: 'Cutting out', percent: 90 });
-    const rgba = Buffer.alloc(photo.width * photo.height * 4);
-    for (let i = 0, n = photo.width * photo.height; i < n; i++) {
-      rgba[i * 4] = photo.data[i * 3] as number;
-      rgba[i * 4 + 1] = photo.data[i * 3 + 1] as number;
-      rgba[i * 4 + 2] = photo.data[i * 3 + 2] as number;
-      rgba[i * 4 + 3] = mask[i] as number;
-    }
-    const png = await encodePng({ data: rgba, width: photo.width, height: photo.height, channels: 4 });
+    const box = crop ? subjectBox(mask, photo.width, photo.height) : undefined;
+    const alpha: RawImage = { data: mask, width: photo.width, height: photo.height, channels: 1 };
+    if (output === 'mask') return { images: [await encodePng(cropRaw(alpha, box))] };
+    const png =
+      background === 'transparent'
+        ? await encodePng(cropRaw(withAlpha(photo, mask), box))
+        : await encodePng(cropRaw(await composite(photo, mask, background), box));
     return { images: [png] };
   },
   warm: ({ threads }) => warmIsnet(threads),
   release: releaseIsnet,
 });
+
+function withAlpha(photo: RawImage, mask: Uint8Array | Buffer): RawImage {
+  const n = photo.width * photo.height;
+  const rgba = Buffer.alloc(n * 4);
+  for (let i = 0; i < n; i++) {
+    rgba[i * 4] = photo.data[i * 3] as number;
+    rgba[i * 4 + 1] = photo.data[i * 3 + 1] as number;
+    rgba[i * 4 + 2] = photo.data[i * 3 + 2] as number;
+    rgba[i * 4 + 3] = mask[i] as number;
+  }
+  return { data: rgba, width: photo.width, height: photo.height, channels: 4 };
+}
+
+/** The subject over `background` (a colour `#rrggbb`, or 'blur': the photo itself, blurred), opaque RGB. */
+async function composite(photo: RawImage, mask: Uint8Array | Buffer, background: string): Promise<RawImage> {
+  const n = photo.width * photo.height;
+  let under: Buffer;
+  if (background === 'blur') {
+    const sigma = Math.max(2, Math.round(Math.max(photo.width, photo.height) / 60));
+    under = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
+      .blur(sigma)
+      .raw()
+      .toBuffer();
+  } else {
+    const rgb = [1, 3, 5].map((at) => Number.parseInt(background.slice(at, at + 2), 16));
+    under = Buffer.alloc(n * 3);
+    for (let i = 0; i < n; i++) under.set(rgb, i * 3);
+  }
+  const out = Buffer.alloc(n * 3);
+  for (let i = 0; i < n; i++) {
+    const a = (mask[i] as number) / 255;
+    for (let c = 0; c < 3; c++) {
+      const j = i * 3 + c;
+      out[j] = Math.round((photo.data[j] as number) * a + (under[j] as number) * (1 - a));
+    }
+  }
+  return { data: out, width: photo.width, height: photo.height, channels: 3 };
+}
+
+interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** The subject's bounding box with a margin, inside the photo; undefined when no subject was found. */
+function subjectBox(mask: Uint8Array | Buffer, width: number, height: number): Box | undefined {
+  let x0 = width;
+  let y0 = height;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if ((mask[y * width + x] as number) < CROP_THRESHOLD) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  }
+  if (x1 < 0) return undefined;
+  const margin = Math.max(4, Math.round(CROP_MARGIN * Math.max(x1 - x0 + 1, y1 - y0 + 1)));
+  const left = Math.max(0, x0 - margin);
+  const top = Math.max(0, y0 - margin);
+  return {
+    left,
+    top,
+    width: Math.min(width, x1 + margin + 1) - left,
+    height: Math.min(height, y1 + margin + 1) - top,
+  };
+}
+
+function cropRaw(img: RawImage, box: Box | undefined): RawImage {
+  if (!box) return img;
+  const { channels } = img;
+  const out = Buffer.alloc(box.width * box.height * channels);
+  for (let y = 0; y < box.height; y++) {
+    const from = ((box.top + y) * img.width + box.left) * channels;
+    img.data.copy(out, y * box.width * channels, from, from + box.width * channels);
+  }
+  return { data: out, width: box.width, height: box.height, channels };
+}

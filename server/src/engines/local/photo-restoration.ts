@@ -181,7 +181,11 @@ export default defineEngine('photo-restoration', {
       // Only when the cleaned photo still shows a face: without one the face engine would enhance the whole photo.
       if ((await detectFaces(rgb).catch(() => [])).length) {
         const out = await enhanceFacesOf(
-          { operation: 'face-enhancement', image: await encodePng(rgb), params: { scale: '1' } },
+          {
+            operation: 'face-enhancement',
+            image: await encodePng(rgb),
+            params: { scale: '1', format: 'png', quality: 90 },
+          },
           {
             ...ctx,
             progress: (p) =>

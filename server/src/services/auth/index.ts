@@ -3,9 +3,11 @@ import type { Database } from '../../adapters/db.js';
 import { type AuthEmulator, startAuthEmulator } from '../../adapters/firebase-emulator.js';
 import type { RateLimiter } from '../../adapters/rate-limiter.js';
 import type { Config } from '../../config.js';
+import { ApiKeyRepository } from '../../repositories/api-keys.js';
 import type { ImageRepository } from '../../repositories/images.js';
 import { SessionRepository } from '../../repositories/sessions.js';
 import { UsageRepository } from '../../repositories/usage.js';
+import { ApiKeyService, isApiKey } from '../api-keys.js';
 import type { JobService } from '../jobs.js';
 import { createRules, type Rules } from '../rules.js';
 import { UsageService } from '../usage.js';
@@ -18,6 +20,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user's profile (from the session binding or the Bearer token), when there is one. */
     authUser?: VerifiedUser;
+    /** Set when the request signed in with a personal API key (`Authorization: Bearer aie_…`): which key. */
+    apiKeyId?: number;
   }
 }
 
@@ -27,23 +31,36 @@ export interface Auth {
   rules: Rules;
   /** Binds a session to its user at sign-in (moving the guest jobs along) and unbinds it at sign-out. */
   sessions: SessionRepository;
+  apiKeys: ApiKeyService;
   /** The emulator started beside the app (emulator mode only). */
   emulator?: AuthEmulator;
   close(): Promise<void>;
 }
 
 /**
- * Identity for every API request: `Authorization: Bearer <ID token>` (API clients; a bad token is a 401), else
- * the user the session cookie is bound to, else a guest. Must run after the session hook.
+ * Identity for every API request: `Authorization: Bearer <token>` (API clients: a personal API key `aie_…`, told
+ * apart by its prefix, or a Firebase ID token; a bad one is a 401), else the user the session cookie is bound to,
+ * else a guest. Must run after the session hook.
  */
-function registerIdentity(app: FastifyInstance, sessions: SessionRepository, verifier: TokenVerifier) {
+function registerIdentity(
+  app: FastifyInstance,
+  sessions: SessionRepository,
+  verifier: TokenVerifier,
+  apiKeys: ApiKeyService,
+) {
   app.decorateRequest('authUser', undefined);
+  app.decorateRequest('apiKeyId', undefined);
   app.addHook('onRequest', async (request) => {
     // Pages and assets carry no rules; only the API needs to know who is asking.
     if (!request.url.startsWith('/api/')) return;
     const header = request.headers.authorization;
     if (header?.toLowerCase().startsWith('bearer ')) {
-      request.authUser = await verifier.verify(header.slice(7).trim());
+      const token = header.slice(7).trim();
+      if (isApiKey(token)) {
+        const { keyId, ...user } = await apiKeys.authenticate(token);
+        request.authUser = user;
+        request.apiKeyId = keyId;
+      } else request.authUser = await verifier.verify(token);
     } else {
       const binding = await sessions.find(request.sessionId);
       if (binding) {
@@ -78,7 +95,8 @@ export async function setUpAuth(app: FastifyInstance, deps: AuthDeps): Promise<A
   const { config, db, log } = deps;
   const verifier = createTokenVerifier(config.auth);
   const sessions = new SessionRepository(db);
-  registerIdentity(app, sessions, verifier);
+  const apiKeys = new ApiKeyService(new ApiKeyRepository(db));
+  registerIdentity(app, sessions, verifier, apiKeys);
 
   const usage = new UsageService({
     usage: new UsageRepository(db),
@@ -122,6 +140,7 @@ export async function setUpAuth(app: FastifyInstance, deps: AuthDeps): Promise<A
     usage,
     rules,
     sessions,
+    apiKeys,
     emulator,
     async close() {
       clearInterval(reconcileTimer);

@@ -129,6 +129,10 @@ export function createTokenVerifier(
         if (typeof payload.sub !== 'string' || !payload.sub || payload.sub.length > 128) {
           throw new Error('the token names no user');
         }
+        // Issued in the future (past the allowed clock skew): refused, as the Firebase Admin SDK does.
+        if (payload.iat !== undefined && (typeof payload.iat !== 'number' || payload.iat > now + CLOCK_TOLERANCE_S)) {
+          throw new Error('the token was issued in the future');
+        }
         const authTime = payload.auth_time;
         if (typeof authTime !== 'number' || authTime > now + CLOCK_TOLERANCE_S) {
           throw new Error('the token has no valid auth_time');

@@ -9,6 +9,7 @@ import { Logo } from './Logo';
 
 const NAV = [
   { to: '/ai-apps', label: 'AI APPS' },
+  { to: '/editor', label: 'Editor' },
   { to: '/pricing', label: 'Pricing' },
   { to: '/faq', label: 'FAQ' },
   { to: '/my-images', label: 'My images' },

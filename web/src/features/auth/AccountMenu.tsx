@@ -1,6 +1,7 @@
 import { type Me, OPERATIONS } from '@ai-editor/core';
-import { FlaskConical, Loader2, LogIn, LogOut } from 'lucide-react';
+import { FlaskConical, KeyRound, Loader2, LogIn, LogOut } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
@@ -152,6 +153,11 @@ export function AccountMenu() {
         <DropdownMenuSeparator />
         <UsesToday me={me} />
         <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link to="/api-keys" data-testid="api-keys-link">
+            <KeyRound aria-hidden /> API keys
+          </Link>
+        </DropdownMenuItem>
         <DropdownMenuItem onSelect={() => void signOut()} disabled={busy} data-testid="sign-out">
           <LogOut aria-hidden /> Sign Out
         </DropdownMenuItem>

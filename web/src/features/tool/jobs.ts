@@ -11,6 +11,8 @@ import {
 
 /** A failure to show as a toast: the catalogue title of its code ('Feature Restricted', ...) or 'Error'. */
 export class ToolError extends Error {
+  /** The HTTP status of the answer that failed, where there was one (a job page tells 404 and 410 apart). */
+  status?: number;
   constructor(
     readonly title: string,
     message: string,
@@ -101,13 +103,14 @@ export async function cancelJob(id: number): Promise<ImageJob> {
 
 /** Polled status (queries.job); any failure to read it is 'Failed to fetch image status'. */
 export async function fetchJob(id: number | string, signal?: AbortSignal): Promise<ImageJob> {
+  let res: Response;
   try {
-    const res = await fetch(`/api/images/${id}`, { credentials: 'include', signal });
-    if (!res.ok) throw new Error(String(res.status));
-    return (await res.json()) as ImageJob;
+    res = await fetch(`/api/images/${id}`, { credentials: 'include', signal });
+    if (res.ok) return (await res.json()) as ImageJob;
   } catch {
     throw ToolError.of('STATUS_FETCH_FAILED');
   }
+  throw Object.assign(ToolError.of('STATUS_FETCH_FAILED'), { status: res.status });
 }
 
 /**

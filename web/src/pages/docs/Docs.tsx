@@ -26,7 +26,10 @@ export default function Docs() {
         </h2>
         <ul className="mt-3 list-disc space-y-1 pl-6">
           <li>Upload JPEG, PNG or WebP images of up to {MAX_UPLOAD_TEXT}, one at a time.</li>
-          <li>Results are PNG images. Most operations finish within 30 seconds.</li>
+          <li>
+            Results are PNG images. Most tools finish in a few seconds; enlarging or restoring a large photo can take a
+            few minutes, and the tool page shows the progress meanwhile.
+          </li>
           <li>Your uploads and results are private to you and are deleted automatically after {RETENTION_TEXT}.</li>
           <li>Guests can use Face Enhancement; a free Google sign-in unlocks every tool and downloads.</li>
         </ul>

@@ -1,4 +1,4 @@
-import { type DocSlug, ERRORS, getOperation } from '@ai-editor/core';
+import { type DocSlug, ERRORS, errorMessage, getOperation, LIMITS } from '@ai-editor/core';
 import type * as React from 'react';
 import { Link } from 'react-router';
 import { MAX_UPLOAD_TEXT, RETENTION_TEXT } from '@/lib/limits';
@@ -223,7 +223,10 @@ export const ARTICLES: DocArticleDef[] = [
               ERRORS.PROMPT_IMG_KEYWORD.message,
               'Style Transfer: write the word img once, where the person belongs in the sentence.',
             ],
-            [ERRORS.RESULT_EXPIRED.message, 'Results are kept for a limited time. Upload the photo again.'],
+            [
+              errorMessage('RESULT_EXPIRED', { hours: LIMITS.retentionHours }),
+              'Results are kept for a limited time. Upload the photo again.',
+            ],
             [ERRORS.RATE_LIMITED.message, 'You sent many requests in a short time. Wait a minute.'],
             [
               'Processing failed',

@@ -5,7 +5,7 @@ import { type ReactZoomPanPinchRef, TransformComponent, TransformWrapper } from 
 import { cn } from '@/lib/utils';
 import { useObjectUrl } from '../workspace/UploadArea';
 import { MaskToolbar, type Tool } from './MaskToolbar';
-import { exportMask, maskSize } from './mask';
+import { exportMask, maskSize, selectionLayer } from './mask';
 import { useKeyboardCrosshair } from './useKeyboardCrosshair';
 import { usePointerGestures } from './usePointerGestures';
 import { useSelectionRequest } from './useSelectionRequest';
@@ -28,9 +28,12 @@ export function MaskEditor({
   operation = 'object-removal',
   disabled,
   onPaintChange,
+  initialMask,
   ref,
 }: {
   file: File;
+  /** A mask to start from (the one a job ran with, white = painted, any size of the photo's proportions). */
+  initialMask?: Blob | null;
   /** The tool the mask is for: the selection follows its access rules. */
   operation?: OperationId;
   disabled: boolean;
@@ -42,9 +45,12 @@ export function MaskEditor({
   const imgRef = useRef<HTMLImageElement>(null);
   const zoomRef = useRef<ReactZoomPanPinchRef>(null);
   const [tool, setTool] = useState<Tool>('brush');
+  // The brush is measured in pixels of the photo: it covers the same part of it at any zoom and on any screen.
+  const [photo, setPhoto] = useState({ width: 1, height: 1, shownWidth: 1 });
   const [brush, setBrush] = useState(30);
+  const brushRange = brushRangeFor(photo.width, photo.height);
   const history = useStrokeHistory(canvasRef, onPaintChange);
-  const { selecting, status, select } = useSelectionRequest({
+  const { selecting, status, error, select } = useSelectionRequest({
     file,
     operation,
     canvasRef,
@@ -55,6 +61,7 @@ export function MaskEditor({
   const { cursor, dragBox, handlers } = usePointerGestures({
     tool,
     brush,
+    photoWidth: photo.width,
     disabled,
     selecting,
     ctx: history.ctx,
@@ -69,10 +76,21 @@ export function MaskEditor({
     toMask: () => (canvasRef.current ? exportMask(canvasRef.current) : Promise.resolve(null)),
   }));
 
-  // A new photo starts a new mask.
+  // A new photo starts a new mask (or the one given with it, drawn once the photo is in place).
+  const pendingMask = useRef<Blob | null>(null);
   useEffect(() => {
     history.reset();
+    pendingMask.current = initialMask ?? null;
   }, [file]);
+
+  // How wide the photo is on the screen (before zoom), to draw the brush's outline at its size.
+  useEffect(() => {
+    const img = imgRef.current;
+    if (!img) return;
+    const observer = new ResizeObserver(() => setPhoto((p) => ({ ...p, shownWidth: img.offsetWidth || 1 })));
+    observer.observe(img);
+    return () => observer.disconnect();
+  }, [url]);
 
   const onImageLoad = (img: HTMLImageElement) => {
     const canvas = canvasRef.current;
@@ -80,7 +98,17 @@ export function MaskEditor({
     const size = maskSize(img.naturalWidth, img.naturalHeight);
     canvas.width = size.width;
     canvas.height = size.height;
+    setPhoto({ width: img.naturalWidth, height: img.naturalHeight, shownWidth: img.offsetWidth || 1 });
+    setBrush(brushRangeFor(img.naturalWidth, img.naturalHeight).start);
     history.redrawAll();
+    const mask = pendingMask.current;
+    pendingMask.current = null;
+    if (mask) {
+      selectionLayer(mask, size.width, size.height).then(
+        (layer) => canvasRef.current === canvas && history.add({ kind: 'select', layer }, true),
+        () => undefined, // an unreadable mask leaves the canvas empty, to paint again
+      );
+    }
   };
 
   return (
@@ -98,6 +126,7 @@ export function MaskEditor({
         zoomRef={zoomRef}
         brush={brush}
         setBrush={setBrush}
+        brushRange={brushRange}
       />
       <div className="overflow-hidden rounded-lg border bg-muted/40">
         <TransformWrapper
@@ -174,8 +203,8 @@ export function MaskEditor({
                   style={{
                     left: `${cursor.x}%`,
                     top: `${cursor.y}%`,
-                    width: brush,
-                    height: brush,
+                    width: (brush * photo.shownWidth) / photo.width,
+                    height: (brush * photo.shownWidth) / photo.width,
                     transform: 'translate(-50%, -50%)',
                   }}
                 />
@@ -190,9 +219,25 @@ export function MaskEditor({
           : 'Paint over what you want removed.'}{' '}
         Scroll or pinch to zoom; use the hand (or the middle mouse button) to move around.
       </p>
+      {error && (
+        <p role="alert" className="text-sm font-medium text-destructive" data-testid="mask-error">
+          {error}
+        </p>
+      )}
       <p className="sr-only" role="status" aria-live="polite" data-testid="mask-status">
         {status}
       </p>
     </div>
   );
+}
+
+/**
+ * The brush sizes offered for a photo, in its pixels: from fine detail to a fifth of its long side, starting at a
+ * twentieth of it (about 30 px on a phone photo shown at 600 px).
+ */
+export function brushRangeFor(width: number, height: number): { min: number; max: number; start: number } {
+  const long = Math.max(width, height);
+  const min = Math.max(2, Math.round(long / 200));
+  const max = Math.max(min + 10, Math.round(long / 5));
+  return { min, max, start: Math.min(max, Math.max(min, Math.round(long / 20))) };
 }

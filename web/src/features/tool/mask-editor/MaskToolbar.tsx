@@ -19,6 +19,10 @@ import { Slider } from '@/components/ui/slider';
 
 export type Tool = 'select' | 'brush' | 'eraser' | 'pan';
 
+/** Below 640 px a button's name is for screen readers only, and the button is just its icon. */
+const LABEL = 'max-sm:sr-only';
+const COMPACT = 'max-sm:px-2';
+
 /** The mask editor's tools (select, brush, eraser, pan), undo, redo, clear, zoom, and the brush size. */
 export function MaskToolbar({
   tool,
@@ -33,6 +37,7 @@ export function MaskToolbar({
   zoomRef,
   brush,
   setBrush,
+  brushRange,
 }: {
   tool: Tool;
   setTool(tool: Tool): void;
@@ -44,12 +49,15 @@ export function MaskToolbar({
   redo(): void;
   clear(): void;
   zoomRef: RefObject<ReactZoomPanPinchRef | null>;
+  /** The brush's diameter in pixels of the photo, and its range for this photo. */
   brush: number;
   setBrush(size: number): void;
+  brushRange: { min: number; max: number };
 }) {
   return (
     <>
-      <div className="flex flex-wrap items-center gap-2" role="toolbar" aria-label="Mask tools">
+      {/* On a phone the buttons show their icons only (their names stay for screen readers): two rows at most. */}
+      <div className="flex flex-wrap items-center gap-1 sm:gap-2" role="toolbar" aria-label="Mask tools">
         <ToolButton
           label="Select object"
           active={tool === 'select'}
@@ -67,35 +75,45 @@ export function MaskToolbar({
         <ToolButton label="Pan" active={tool === 'pan'} onClick={() => setTool('pan')} disabled={disabled}>
           <Hand aria-hidden />
         </ToolButton>
-        <span className="mx-1 h-6 w-px bg-border" aria-hidden />
+        <span className="mx-1 h-6 w-px bg-border max-sm:hidden" aria-hidden />
         <Button
           type="button"
           variant="outline"
           size="sm"
+          className={COMPACT}
           onClick={undo}
           disabled={disabled || !canUndo}
           title="Undo (Ctrl+Z)"
         >
-          <Undo2 aria-hidden /> Undo
+          <Undo2 aria-hidden /> <span className={LABEL}>Undo</span>
         </Button>
         <Button
           type="button"
           variant="outline"
           size="sm"
+          className={COMPACT}
           onClick={redo}
           disabled={disabled || !canRedo}
           title="Redo (Ctrl+Shift+Z)"
         >
-          <Redo2 aria-hidden /> Redo
+          <Redo2 aria-hidden /> <span className={LABEL}>Redo</span>
         </Button>
-        <Button type="button" variant="outline" size="sm" onClick={clear} disabled={disabled || !canUndo}>
-          <Trash2 aria-hidden /> Clear
+        <Button
+          type="button"
+          variant="outline"
+          size="sm"
+          className={COMPACT}
+          onClick={clear}
+          disabled={disabled || !canUndo}
+        >
+          <Trash2 aria-hidden /> <span className={LABEL}>Clear</span>
         </Button>
-        <span className="mx-1 h-6 w-px bg-border" aria-hidden />
+        <span className="mx-1 h-6 w-px bg-border max-sm:hidden" aria-hidden />
         <Button
           type="button"
           variant="ghost"
           size="icon"
+          className="max-sm:h-9 max-sm:w-9"
           onClick={() => zoomRef.current?.zoomIn()}
           aria-label="Zoom in"
         >
@@ -105,6 +123,7 @@ export function MaskToolbar({
           type="button"
           variant="ghost"
           size="icon"
+          className="max-sm:h-9 max-sm:w-9"
           onClick={() => zoomRef.current?.zoomOut()}
           aria-label="Zoom out"
         >
@@ -114,6 +133,7 @@ export function MaskToolbar({
           type="button"
           variant="ghost"
           size="icon"
+          className="max-sm:h-9 max-sm:w-9"
           onClick={() => zoomRef.current?.resetTransform()}
           aria-label="Reset zoom"
         >
@@ -126,8 +146,8 @@ export function MaskToolbar({
         </Label>
         <Slider
           className="max-w-56"
-          min={5}
-          max={120}
+          min={brushRange.min}
+          max={brushRange.max}
           step={1}
           value={[brush]}
           onValueChange={([v]) => v !== undefined && setBrush(v)}
@@ -135,7 +155,9 @@ export function MaskToolbar({
           aria-labelledby="brush-size-label"
           disabled={disabled}
         />
-        <span className="w-10 text-sm tabular-nums text-muted-foreground">{brush}px</span>
+        <span className="shrink-0 text-sm tabular-nums text-muted-foreground" title="Pixels of the photo">
+          {brush} px
+        </span>
       </div>
     </>
   );
@@ -159,11 +181,12 @@ function ToolButton({
       type="button"
       variant={active ? 'default' : 'outline'}
       size="sm"
+      className={COMPACT}
       aria-pressed={active}
       onClick={onClick}
       disabled={disabled}
     >
-      {children} {label}
+      {children} <span className={LABEL}>{label}</span>
     </Button>
   );
 }

@@ -14,6 +14,7 @@ const DRAG_PX = 6;
 export function usePointerGestures({
   tool,
   brush,
+  photoWidth,
   disabled,
   selecting,
   ctx,
@@ -22,8 +23,10 @@ export function usePointerGestures({
   select,
 }: {
   tool: Tool;
-  /** Brush diameter in screen pixels. */
+  /** Brush diameter in pixels of the photo (so it covers the same part of the photo at any zoom or screen). */
   brush: number;
+  /** The photo's own width (the canvas may be smaller, see maskSize). */
+  photoWidth: number;
   disabled: boolean;
   selecting: boolean;
   ctx(): CanvasRenderingContext2D | null;
@@ -44,8 +47,14 @@ export function usePointerGestures({
     const r = canvas.getBoundingClientRect();
     return [((e.clientX - r.left) * canvas.width) / r.width, ((e.clientY - r.top) * canvas.height) / r.height];
   };
+  /** The same, kept on the photo: a box dragged past its edge (an object in a corner) ends at the edge. */
+  const onCanvas = (e: React.PointerEvent<HTMLCanvasElement>): [number, number] => {
+    const [x, y] = toCanvas(e);
+    const { width, height } = e.currentTarget;
+    return [Math.min(width, Math.max(0, x)), Math.min(height, Math.max(0, y))];
+  };
 
-  const radius = (canvas: HTMLCanvasElement) => ((brush / 2) * canvas.width) / Math.max(1, canvas.offsetWidth);
+  const radius = (canvas: HTMLCanvasElement) => ((brush / 2) * canvas.width) / Math.max(1, photoWidth);
 
   const onPointerDown = (e: React.PointerEvent<HTMLCanvasElement>) => {
     if (disabled || selecting || tool === 'pan' || (e.pointerType === 'mouse' && e.button !== 0)) return;
@@ -58,7 +67,7 @@ export function usePointerGestures({
         return;
       }
       e.currentTarget.setPointerCapture(e.pointerId);
-      const [x, y] = toCanvas(e);
+      const [x, y] = onCanvas(e);
       pressAt.current = { x, y, clientX: e.clientX, clientY: e.clientY };
       return;
     }
@@ -88,7 +97,7 @@ export function usePointerGestures({
     const press = pressAt.current;
     if (tool === 'select' && press) {
       if (Math.hypot(e.clientX - press.clientX, e.clientY - press.clientY) < DRAG_PX) return;
-      const [x, y] = toCanvas(e);
+      const [x, y] = onCanvas(e);
       const pct = (v: number, size: number) => (v / size) * 100;
       setDragBox({
         left: pct(Math.min(press.x, x), canvas.width),
@@ -112,7 +121,7 @@ export function usePointerGestures({
       pressAt.current = null;
       setDragBox(null);
       if (e.type !== 'pointerup') return;
-      const [x, y] = toCanvas(e);
+      const [x, y] = onCanvas(e);
       const dragged = Math.hypot(e.clientX - press.clientX, e.clientY - press.clientY) >= DRAG_PX;
       void select(dragged ? { x0: press.x, y0: press.y, x1: x, y1: y } : { x: press.x, y: press.y });
       return;

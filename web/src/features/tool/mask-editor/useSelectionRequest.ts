@@ -1,13 +1,13 @@
 import type { OperationId } from '@ai-editor/core';
 import { type RefObject, useEffect, useRef, useState } from 'react';
-import { toast } from '@/components/ui/use-toast';
 import { ToolError } from '../jobs';
 import { type Stroke, selectionLayer } from './mask';
 import { requestSelection, type SelectionPrompt } from './selectObject';
 
 /**
  * Select object: asks the server for the object at a point or in a box (canvas pixels) and hands its mask over as
- * one stroke. One request at a time; a new photo drops the one still running. `status` is for screen readers.
+ * one stroke. One request at a time; a new photo drops the one still running. `status` is for screen readers;
+ * `error` is shown beside the photo (a toast would cover the photo's corner while the visitor works on it).
  */
 export function useSelectionRequest({
   file,
@@ -24,9 +24,13 @@ export function useSelectionRequest({
 }) {
   const [selecting, setSelecting] = useState(false);
   const [status, setStatus] = useState('');
+  const [error, setError] = useState<string | null>(null);
   const selectAbort = useRef<AbortController | null>(null);
 
-  useEffect(() => () => selectAbort.current?.abort(), [file]);
+  useEffect(() => {
+    setError(null);
+    return () => selectAbort.current?.abort();
+  }, [file]);
 
   const select = async (prompt: SelectionPrompt) => {
     const canvas = canvasRef.current;
@@ -42,6 +46,7 @@ export function useSelectionRequest({
     const abort = new AbortController();
     selectAbort.current = abort;
     setSelecting(true);
+    setError(null);
     setStatus('Selecting the object…');
     try {
       const png = await requestSelection(file, operation, scaled, abort.signal);
@@ -53,7 +58,7 @@ export function useSelectionRequest({
       if (abort.signal.aborted) return;
       const e = err instanceof ToolError ? err : ToolError.of('PROCESS_FAILED');
       setStatus(e.message);
-      toast({ variant: 'destructive', title: e.title, description: e.message });
+      setError(e.message);
     } finally {
       if (selectAbort.current === abort) {
         selectAbort.current = null;
@@ -62,5 +67,5 @@ export function useSelectionRequest({
     }
   };
 
-  return { selecting, status, select };
+  return { selecting, status, error, select };
 }

@@ -47,9 +47,14 @@ export function CompareSlider({
       <ReactCompareSlider
         className="h-full w-full rounded-md border"
         onPositionChange={onPosition}
-        itemOne={<ReactCompareSliderImage src={beforeUrl} alt="Before" style={{ objectFit: 'contain' }} />}
+        // Both sides on the same checkerboard: a chained job's photo may be transparent too (a cut-out).
+        itemOne={
+          <div className={cn('h-full w-full', CHECKERBOARD)} data-testid="compare-before">
+            <ReactCompareSliderImage src={beforeUrl} alt="Before" style={{ objectFit: 'contain' }} />
+          </div>
+        }
         itemTwo={
-          <div className={cn('h-full w-full', CHECKERBOARD)}>
+          <div className={cn('h-full w-full', CHECKERBOARD)} data-testid="compare-after">
             <ReactCompareSliderImage
               src={afterUrl}
               alt={afterAlt}

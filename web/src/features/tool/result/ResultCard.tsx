@@ -1,4 +1,4 @@
-import { type ImageJob, LIMITS, type Operation } from '@ai-editor/core';
+import { extensionFor, type ImageJob, LIMITS, type Operation, resultFileName } from '@ai-editor/core';
 import { Download, ExternalLink, Loader2, LogIn } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
@@ -11,10 +11,6 @@ import { ResultView } from './ResultView';
 import { useDownload } from './useDownload';
 
 export { CHECKERBOARD };
-
-export function resultFileName(op: Operation, index: number): string {
-  return index === 0 ? `${op.id}-result.png` : `${op.id}-result-${index + 1}.png`;
-}
 
 /** Every output of a job: processedUrls, or the single processedUrl of an older answer. */
 export function resultUrls(job: ImageJob): string[] {
@@ -117,7 +113,11 @@ export function ResultCard({
       <CardFooter className="flex flex-wrap gap-3">
         {offered && (
           <Button
-            onClick={() => download(job.downloadUrls?.[selected] ?? shown, () => resultFileName(op, selected))}
+            onClick={() =>
+              download(job.downloadUrls?.[selected] ?? shown, (blob) =>
+                resultFileName(op.id, job.id, selected, extensionFor(blob.type)),
+              )
+            }
             disabled={downloading}
           >
             {downloading ? <Loader2 className="animate-spin" aria-hidden /> : <Download aria-hidden />} Download

@@ -1,4 +1,5 @@
 import { ImageDown } from 'lucide-react';
+import { createPortal } from 'react-dom';
 import { usePageDrop } from './usePageDrop';
 import { usePaste } from './usePaste';
 
@@ -18,7 +19,9 @@ export function PageFileTarget({
   const dragging = usePageDrop(onFiles, !disabled);
   usePaste(onFiles, !disabled);
   if (!dragging) return null;
-  return (
+  // On the document's body: inside the page, an animated (transformed) ancestor would make `fixed` mean that
+  // ancestor's box instead of the window, and leave part of the page uncovered.
+  return createPortal(
     // Pointer events pass through, so a drop on the page's own drop zone still reaches it.
     <div
       className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center bg-background/80 p-6 backdrop-blur-sm"
@@ -29,6 +32,7 @@ export function PageFileTarget({
         <ImageDown className="h-12 w-12 text-primary" aria-hidden />
         <p className="text-xl font-semibold">{label}</p>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

@@ -1,4 +1,5 @@
 import type { ParamDef, Params, ParamValue } from '@ai-editor/core';
+import { useState } from 'react';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input, Label, Textarea } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -17,19 +18,97 @@ export function ParamControls({
   disabled: boolean;
 }) {
   if (defs.length === 0) return null;
+  const main = defs.filter((d) => d.group !== 'output');
+  const output = defs.filter((d) => d.group === 'output');
+  const fields = (list: readonly ParamDef[]) =>
+    list.map((def) => (
+      <div key={def.name} className={def.kind === 'text' ? 'space-y-2 sm:col-span-2' : 'space-y-2'}>
+        <Control def={def} value={values[def.name] ?? def.default} onChange={onChange} disabled={disabled} />
+        {def.help && (
+          <p id={`${def.name}-help`} className="text-sm text-muted-foreground">
+            {def.help}
+          </p>
+        )}
+      </div>
+    ));
   return (
-    <div className="grid gap-5 sm:grid-cols-2" data-testid="tool-controls">
-      {defs.map((def) => (
-        <div key={def.name} className={def.kind === 'text' ? 'space-y-2 sm:col-span-2' : 'space-y-2'}>
-          <Control def={def} value={values[def.name] ?? def.default} onChange={onChange} disabled={disabled} />
-          {def.help && (
-            <p id={`${def.name}-help`} className="text-sm text-muted-foreground">
-              {def.help}
-            </p>
-          )}
-        </div>
-      ))}
+    <div className="space-y-5" data-testid="tool-controls">
+      {main.length > 0 && <div className="grid gap-5 sm:grid-cols-2">{fields(main)}</div>}
+      {output.length > 0 && (
+        // How the result is delivered: folded away, PNG unless changed.
+        <details className="rounded-md border px-4 py-3" data-testid="output-options">
+          <summary className="cursor-pointer text-sm font-medium">
+            Output: {String(values.format ?? 'png').toUpperCase()}
+          </summary>
+          <div className="mt-4 grid gap-5 sm:grid-cols-2">
+            {fields(output.filter((d) => d.name !== 'quality' || values.format === 'jpeg' || values.format === 'webp'))}
+          </div>
+        </details>
+      )}
     </div>
+  );
+}
+
+const COLOR = /^#[0-9a-fA-F]{6}$/;
+
+/** A select whose value may also be a colour (background removal's background): a 'Colour' choice, a picker, a swatch. */
+function ColorSelect({
+  def,
+  value,
+  onChange,
+  disabled,
+}: {
+  def: ParamDef & { kind: 'select' };
+  value: string;
+  onChange(name: string, value: ParamValue): void;
+  disabled: boolean;
+}) {
+  const id = `param-${def.name}`;
+  const isColor = COLOR.test(value);
+  const [lastColor, setLastColor] = useState(isColor ? value : '#ffffff');
+  return (
+    <>
+      <Label htmlFor={id}>{def.label}</Label>
+      <div className="flex items-center gap-2">
+        <NativeSelect
+          id={id}
+          name={def.name}
+          value={isColor ? 'color' : value}
+          disabled={disabled}
+          aria-describedby={def.help ? `${def.name}-help` : undefined}
+          onChange={(e) => onChange(def.name, e.target.value === 'color' ? lastColor : e.target.value)}
+        >
+          {def.options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+          <option value="color">Colour</option>
+        </NativeSelect>
+        {isColor && (
+          <>
+            <input
+              type="color"
+              aria-label={`${def.label} colour`}
+              value={value.toLowerCase()}
+              disabled={disabled}
+              className="h-9 w-12 cursor-pointer rounded border bg-transparent"
+              onChange={(e) => {
+                setLastColor(e.target.value);
+                onChange(def.name, e.target.value);
+              }}
+            />
+            <span
+              className="inline-block h-9 w-9 shrink-0 rounded-full border"
+              style={{ backgroundColor: value }}
+              role="img"
+              aria-label={`Preview: ${value}`}
+              data-testid={`${id}-swatch`}
+            />
+          </>
+        )}
+      </div>
+    </>
   );
 }
 
@@ -131,6 +210,7 @@ function Control({
         </div>
       );
     case 'select':
+      if (def.color) return <ColorSelect def={def} value={String(value)} onChange={onChange} disabled={disabled} />;
       return (
         <>
           <Label htmlFor={id}>{def.label}</Label>

@@ -4,18 +4,24 @@ import type * as React from 'react';
 import { Link } from 'react-router';
 import { useTitle } from '@/components/layout/Page';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { useEngineAvailability } from '../useEngine';
 import { AdBlock } from './AdBlock';
 
 export const TIPS = [
   'Use PNG or JPEG images (WebP works too).',
   'For best results use images of at least 1024x1024 pixels.',
-  'Most operations finish within 30 seconds.',
+  // True for every tool on this kind of machine: see each tool's progress and estimate on its page.
+  'Most tools finish in a few seconds; enlarging or restoring a large photo can take a few minutes.',
   'The output is always a PNG image.',
 ];
 
-/** The shared layout of every tool page (docs/product.md#pages): back link, title, description, body, tips. */
+/**
+ * The shared layout of every tool page (docs/product.md#pages): back link, title, description, body, why choose
+ * (not for a tool this server cannot run: nothing to choose), tips.
+ */
 export function ToolFrame({ op, children }: { op: Operation; children: React.ReactNode }) {
   useTitle(op.name);
+  const { available } = useEngineAvailability(op.id);
   return (
     <div className="mx-auto max-w-4xl space-y-8 px-4 py-10">
       <div className="space-y-3">
@@ -27,20 +33,22 @@ export function ToolFrame({ op, children }: { op: Operation; children: React.Rea
       </div>
       {children}
       <div className="grid gap-6 md:grid-cols-2">
-        <Card>
-          <CardHeader>
-            <CardTitle as="h2">Why choose {op.name}?</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <ul className="space-y-2">
-              {op.whyChoose.map((item) => (
-                <li key={item} className="flex gap-2">
-                  <Check className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden /> {item}
-                </li>
-              ))}
-            </ul>
-          </CardContent>
-        </Card>
+        {available !== false && (
+          <Card data-testid="why-choose">
+            <CardHeader>
+              <CardTitle as="h2">Why choose {op.name}?</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <ul className="space-y-2">
+                {op.whyChoose.map((item) => (
+                  <li key={item} className="flex gap-2">
+                    <Check className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden /> {item}
+                  </li>
+                ))}
+              </ul>
+            </CardContent>
+          </Card>
+        )}
         <Card>
           <CardHeader>
             <CardTitle as="h2">Tips</CardTitle>

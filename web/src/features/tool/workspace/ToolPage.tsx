@@ -26,8 +26,9 @@ function WorkingTool({ op }: { op: Operation }) {
   if (available === false) return <Unavailable op={op} />;
   return (
     <>
-      <ToolWorkspace op={op} />
+      {/* First: on a phone the card sits in the page above the upload area instead of over it. */}
       <TutorialCard op={op} />
+      <ToolWorkspace op={op} />
     </>
   );
 }

@@ -18,6 +18,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { LimitReason, UsageNotice } from '@/features/auth/UsageNotice';
 import { fetchResultPhoto } from '@/features/library/api';
+import { JobGone, jobGoneState } from '@/features/library/JobGone';
 import { UseInTool } from '@/features/library/UseInTool';
 import { queries } from '@/lib/queries';
 import { useServerConfig } from '@/lib/server';
@@ -30,6 +31,7 @@ import { useAccess } from '../useAccess';
 import { useJob } from '../useJob';
 import { useLimits } from '../useLimits';
 import { BatchPanel } from './BatchPanel';
+import { fetchRanWith } from './jobInputs';
 import { PageFileTarget } from './PageFileTarget';
 import { ParamControls } from './ParamControls';
 import { RecommendationCard } from './RecommendationCard';
@@ -90,10 +92,15 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   const [params, setParams] = useState<Params>(() => defaultParams(op));
   const [submitting, setSubmitting] = useState(false);
   const [jobId, setJobId] = useState<number | null>(() => (embedded ? null : numberParam(search, 'job')));
+  // The job the address named when the page opened (a reload, the back button, a shared link, My images): what it
+  // ran with (photo, mask, settings) is read back from the job, not from the page's memory.
+  const restoring = useRef<number | null>(jobId);
+  const [initialMask, setInitialMask] = useState<Blob | null>(null);
   const maskRef = useRef<MaskEditorHandle>(null);
   // A photo the visitor chooses (or drops, or pastes) replaces a chained result.
   const chooseFile = (f: File | null) => {
     setSource(null);
+    setInitialMask(null);
     setFile(f);
   };
   const intake = usePhotoIntake(op, chooseFile, maxBytes);
@@ -128,6 +135,28 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   // Pushed by the server while it runs; polled only when the stream is not available.
   const { data: job, error: pollError } = useJob(jobId);
 
+  const restoreFrom = job?.id === restoring.current && job?.operation === op.id ? job : undefined;
+  useEffect(() => {
+    if (!restoreFrom) return;
+    restoring.current = null;
+    fetchRanWith(op, restoreFrom).then(
+      (ran) => {
+        setParams(ran.params);
+        if (ran.photo) {
+          setSource(null);
+          setInitialMask(ran.mask);
+          setFile(ran.photo);
+        }
+        if (ran.photo2) setFile2(ran.photo2);
+      },
+      () => errorToast('IMAGE_LOAD_FAILED'),
+    );
+  }, [restoreFrom?.id]);
+
+  // A job that is gone (deleted, unknown, someone else's, expired) is said so in words, with a way on.
+  const gone = jobGoneState(job, pollError);
+  const goneForGood = gone === 'not-available' || gone === 'expired' ? gone : undefined;
+
   // A link to another tool's job shows nothing here.
   const otherTool = job !== undefined && job.operation !== op.id;
   useEffect(() => {
@@ -143,7 +172,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
     if (jobId === null || reported.current === jobId) return;
     if (pollError) {
       reported.current = jobId;
-      showError(pollError);
+      if (!goneForGood) showError(pollError);
     } else if (job?.status === 'failed') {
       reported.current = jobId;
       if (job.metadata.errorCode === 'CANCELLED') toast({ title: 'Cancelled', description: 'The job was cancelled.' });
@@ -266,7 +295,9 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
               )}
             </div>
           )}
-          {op.mask && file && <MaskEditor ref={maskRef} file={file} operation={op.id} disabled={busy} />}
+          {op.mask && file && (
+            <MaskEditor ref={maskRef} file={file} operation={op.id} disabled={busy} initialMask={initialMask} />
+          )}
           <ParamControls defs={op.params} values={params} onChange={setParam} disabled={busy} />
           <Button
             size="lg"
@@ -306,6 +337,17 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
             actions={(index) => <UseInTool jobId={completed.id} index={index} exclude={op.id} />}
           />
         </div>
+      )}
+      {goneForGood && !embedded && (
+        <JobGone
+          state={goneForGood}
+          operation={op.id}
+          actions={
+            <Button variant="default" onClick={() => showJob(null)} data-testid="job-gone-start-over">
+              <Wand2 aria-hidden /> Start again here
+            </Button>
+          }
+        />
       )}
       {job?.status === 'failed' && (
         <p

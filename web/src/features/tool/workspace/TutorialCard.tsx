@@ -24,7 +24,8 @@ function markSeen(op: Operation): void {
 
 /**
  * The tutorial (docs/product.md#pages, #flows): a step-by-step card fixed at the bottom right, steps from the catalogue. Finishing or
- * closing it hides it for this feature for good (browser storage); other features keep theirs.
+ * closing it hides it for this feature for good (browser storage); other features keep theirs. Below 768 px it is
+ * a card in the page, above the upload area, so that it covers nothing a visitor needs.
  */
 export function TutorialCard({ op }: { op: Operation }) {
   const [hidden, setHidden] = useState(() => seen(op));
@@ -42,7 +43,7 @@ export function TutorialCard({ op }: { op: Operation }) {
       role="dialog"
       aria-label={`${op.name} tutorial`}
       data-testid="tutorial-card"
-      className="fixed right-4 bottom-4 z-40 w-[min(22rem,calc(100vw-2rem))] shadow-lg"
+      className="w-full shadow-lg md:fixed md:right-4 md:bottom-4 md:z-40 md:w-[min(22rem,calc(100vw-2rem))]"
     >
       <CardHeader className="flex-row items-start justify-between gap-2 pb-2">
         <div>

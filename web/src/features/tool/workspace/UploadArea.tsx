@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { MAX_UPLOAD_TEXT } from '@/lib/limits';
 import { cn } from '@/lib/utils';
 import { OWN_DROP } from './usePageDrop';
-import { ACCEPT, checkImageFile } from './validate';
+import { ACCEPT, checkPhoto } from './validate';
 
 /** An object URL for a file, revoked when the file changes or the component goes. */
 export function useObjectUrl(file: Blob | null | undefined): string | undefined {
@@ -65,7 +65,7 @@ export function UploadArea({
     multiple: Boolean(onFiles),
     disabled: busy || disabled,
     // Type and size are checked below with the catalogue's messages; dropzone only counts files.
-    onDrop(accepted, rejected) {
+    async onDrop(accepted, rejected) {
       if (onFiles && accepted.length > 1) {
         setError(undefined);
         onFiles(accepted);
@@ -76,7 +76,7 @@ export function UploadArea({
         return;
       }
       const chosen = accepted[0] as File;
-      const code = checkImageFile(chosen, maxBytes);
+      const code = await checkPhoto(chosen, maxBytes);
       if (code) {
         refuse(code);
         return;

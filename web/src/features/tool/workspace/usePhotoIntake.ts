@@ -2,17 +2,17 @@ import { type ErrorCode, errorMessage, errorTitle, type Operation } from '@ai-ed
 import { useState } from 'react';
 import { toast } from '@/components/ui/use-toast';
 import { batchable, MAX_BATCH } from './batch';
-import { checkImageFile } from './validate';
+import { checkPhoto } from './validate';
 
 /** Tells the visitor why a photo was not taken, with the catalogue's title and message. */
 export function refusePhoto(code: ErrorCode, vars?: Record<string, string | number>): void {
   toast({ variant: 'destructive', title: errorTitle(code), description: errorMessage(code, vars) });
 }
 
-/** Exactly one photo, checked with the server's rules, goes to `setFile`; anything else is refused. */
-export function takeOnePhoto(files: File[], setFile: (file: File) => void, maxBytes?: number): void {
+/** Exactly one photo, checked with the server's rules (and decoded), goes to `setFile`; anything else is refused. */
+export async function takeOnePhoto(files: File[], setFile: (file: File) => void, maxBytes?: number): Promise<void> {
   if (files.length > 1) return refusePhoto('TOO_MANY_FILES');
-  const code = checkImageFile(files[0], maxBytes);
+  const code = await checkPhoto(files[0], maxBytes);
   if (code) return refusePhoto(code);
   setFile(files[0] as File);
 }
@@ -31,7 +31,7 @@ export function usePhotoIntake(op: Operation, setFile: (file: File) => void, max
       setBatch(files);
       return;
     }
-    takeOnePhoto(files, setFile, maxBytes);
+    void takeOnePhoto(files, setFile, maxBytes);
   };
   return { take, batch, canBatch, exitBatch: () => setBatch(null) };
 }

@@ -31,6 +31,23 @@ export function checkImageFile(
   return undefined;
 }
 
+/**
+ * The rules above, then a full decode in the browser: a damaged or cut-off file (which the server's decode check
+ * refuses) is refused when it is chosen, not after Process.
+ */
+export async function checkPhoto(file: File | null | undefined, maxBytes?: number): Promise<ErrorCode | undefined> {
+  const code = checkImageFile(file, maxBytes);
+  if (code || !file) return code;
+  try {
+    // Resolves only when every pixel decodes (an <img> shows a cut-off JPEG in part and calls it loaded).
+    const bitmap = await createImageBitmap(file);
+    bitmap.close();
+    return undefined;
+  } catch {
+    return 'IMAGE_UNREADABLE';
+  }
+}
+
 /** The server's parameter rules (core's parseParams), thrown as a toast-ready error. */
 export function checkParams(op: Operation, params: Params): Params {
   try {

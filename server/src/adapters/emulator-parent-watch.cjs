@@ -1,0 +1,12 @@
+// Preloaded (node --require) into the Firebase Auth emulator's process by firebase-emulator.ts. When the process
+// that started it goes away, however it ended (kill -9 included), the emulator is asked to stop as Ctrl+C would
+// (it exports its accounts on the way out), and is ended if it has not stopped within 20 s. An orphan is
+// re-parented, so a changed parent process id is the sign.
+const parent = process.ppid;
+const watch = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(watch);
+  process.kill(process.pid, 'SIGINT');
+  setTimeout(() => process.exit(1), 20_000).unref();
+}, 250);
+watch.unref();

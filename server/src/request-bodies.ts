@@ -1,0 +1,61 @@
+import type { IncomingMessage } from 'node:http';
+import { AppError } from '@ai-editor/core';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Takes in and drops what is left of a request body, up to `maxBytes` and for at most `maxMs`. True when the body
+ * has been read to its end (the connection can serve the next request), false when a bound was reached first
+ * (the caller then closes the connection). A client still sending when the server answers and closes gets a
+ * broken pipe instead of the answer; reading the rest lets it finish sending and read the answer.
+ */
+export function drainBody(raw: IncomingMessage, opts: { maxBytes: number; maxMs: number }): Promise<boolean> {
+  if (raw.complete) return Promise.resolve(true);
+  if (raw.destroyed || raw.readableEnded) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let seen = 0;
+    const finish = () => {
+      clearTimeout(timer);
+      raw.off('data', onData);
+      raw.off('end', finish);
+      raw.off('close', finish);
+      resolve(raw.complete);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > opts.maxBytes) finish();
+    };
+    const timer = setTimeout(finish, opts.maxMs);
+    raw.on('data', onData);
+    raw.once('end', finish);
+    raw.once('close', finish);
+    raw.resume();
+  });
+}
+
+/**
+ * JSON bodies through Fastify's own parser (prototype poisoning refused), with answers that say what is wrong:
+ * text that is not JSON, or JSON with a `__proto__` or `constructor.prototype` key.
+ */
+export function registerJsonParser(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    parse(request, body as string, (err: Error | null, value?: unknown) => {
+      if (!err) return done(null, value);
+      if ((body as string).length === 0) return done(new AppError('BAD_REQUEST', { reason: 'The body is empty' }));
+      let isJson = true;
+      try {
+        JSON.parse(body as string);
+      } catch {
+        isJson = false;
+      }
+      done(
+        new AppError('BAD_REQUEST', {
+          reason: isJson
+            ? 'The body may not contain a "__proto__" or "constructor.prototype" key'
+            : 'The body is not valid JSON',
+        }),
+      );
+    });
+  });
+}

@@ -1,0 +1,239 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, startAuthEmulator } from '../../src/adapters/firebase-emulator.js';
+import { authTestEnv, emulatorReady, signIn } from '../support/auth.js';
+import { closedPort } from '../support/ports.js';
+import { fixture, visitor } from '../support/server.js';
+import { HEALTH_DETAILS_TOKEN } from '../support/server-process.js';
+
+/**
+ * The server as its own process, started and stopped as systemd or a container runtime would: SIGTERM to its whole
+ * process group with the reader of its output gone, a second signal, kill -9 in emulator mode, and settings that
+ * cannot work. Each must end in time, leave no process behind and say what is wrong in one line.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  dataDir: string;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: string | null; at: number }>;
+}
+
+/** Starts `npm run serve`'s entry in its own process group, with its output on pipes this test can close. */
+function launch(env: Record<string, string>, dataDir?: string): Started {
+  const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'aie-proc-'));
+  if (!dataDir) dirs.push(dir);
+  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      MODEL_CACHE_DIR: path.join(ROOT, 'data/models'),
+      ENGINE_HOSTS: '1',
+      ENGINE_PRELOAD: 'false',
+      DATA_DIR: dir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      HEALTH_DETAILS_TOKEN,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const keep = (c: Buffer) => {
+    output = (output + c.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+  );
+  process.once('exit', () => child.exitCode === null && child.kill('SIGKILL'));
+  return { child, url: `http://127.0.0.1:${port}`, dataDir: dir, output: () => output, exited };
+}
+
+async function healthy(s: Started, ms = 240_000): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 250))) {
+    if (s.child.exitCode !== null) throw new Error(`exited while starting: ${s.output()}`);
+    if (
+      await fetch(`${s.url}/api/health`).then(
+        (r) => r.status > 0,
+        () => false,
+      )
+    )
+      return;
+  }
+  throw new Error(`no answer within ${ms} ms: ${s.output()}`);
+}
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+    if (await check()) return true;
+  }
+  return check();
+}
+
+/** A super-resolution job that takes longer than any grace (4x of a 1000 px photo), submitted signed in. */
+async function longJob(url: string): Promise<number> {
+  const me = visitor(url);
+  await signIn(me);
+  const form = new FormData();
+  form.append('operation', 'super-resolution');
+  form.append('scale', '4');
+  const big = await sharp(fixture('astronaut.png')).resize(1000, 1000).png().toBuffer();
+  form.append('file', new Blob([new Uint8Array(big)]));
+  const res = await me.fetch('/api/images', { method: 'POST', body: form });
+  expect(res.status).toBe(201);
+  const id = ((await res.json()) as { id: number }).id;
+  // Running: its host is busy.
+  await until(async () => {
+    const h = (await (
+      await fetch(`${url}/api/health`, { headers: { 'x-health-token': HEALTH_DETAILS_TOKEN } })
+    ).json()) as {
+      engineHosts: { busy: number };
+    };
+    return h.engineHosts.busy === 1;
+  }, 60_000);
+  return id;
+}
+
+describe('shutdown', () => {
+  it('SIGTERM to the whole process group, with the output pipe closed and a job running, exits within 10 s', async () => {
+    await emulatorReady();
+    const s = launch(authTestEnv());
+    await healthy(s);
+    await longJob(s.url);
+    // The reader of the server's output goes away: every later write of the server's log fails with EPIPE.
+    s.child.stdout?.destroy();
+    s.child.stderr?.destroy();
+    const t = Date.now();
+    process.kill(-(s.child.pid as number), 'SIGTERM');
+    const end = await s.exited;
+    expect(end.at - t).toBeLessThan(10_000);
+    expect(end.code).toBe(0);
+    // Nothing of the group is left (its engine hosts included).
+    expect(await until(() => !groupAlive(s.child.pid as number), 2000)).toBe(true);
+  }, 300_000);
+
+  it('a second SIGTERM exits at once, without waiting for the running job’s grace', async () => {
+    await emulatorReady();
+    const s = launch(authTestEnv());
+    await healthy(s);
+    await longJob(s.url);
+    process.kill(s.child.pid as number, 'SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    const t = Date.now();
+    process.kill(s.child.pid as number, 'SIGTERM');
+    const end = await s.exited;
+    expect(end.at - t).toBeLessThan(1500);
+    expect(end.code).toBe(1);
+    expect(await until(() => !groupAlive(s.child.pid as number), 3000)).toBe(true);
+  }, 300_000);
+});
+
+/** Whether any process of the group `pgid` is still running. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('the Auth emulator beside the server (emulator mode)', () => {
+  const emulatorEnv = async () => ({ AUTH_MODE: 'emulator', AUTH_EMULATOR_PORT: String(await freePort()) });
+  const emulatorPid = (s: Started) =>
+    Number(fs.readFileSync(path.join(s.dataDir, 'auth-emulator/emulator.pid'), 'utf8'));
+  const signInReady = (s: Started) => until(() => /Local sign-in: Firebase Auth emulator/.test(s.output()), 240_000);
+
+  it('SIGTERM stops server and emulator well under 10 s', async () => {
+    const s = launch(await emulatorEnv());
+    await healthy(s);
+    expect(await signInReady(s)).toBe(true);
+    const pid = emulatorPid(s);
+    const t = Date.now();
+    process.kill(s.child.pid as number, 'SIGTERM');
+    const end = await s.exited;
+    expect(end.at - t).toBeLessThan(6000);
+    expect(isRunning(pid)).toBe(false);
+  }, 300_000);
+
+  it('kill -9 of the server: the emulator ends itself; a stale one on the port is replaced at the next start', async () => {
+    const env = await emulatorEnv();
+    const s = launch(env);
+    await healthy(s);
+    expect(await signInReady(s)).toBe(true);
+    const pid = emulatorPid(s);
+    process.kill(s.child.pid as number, 'SIGKILL');
+    await s.exited;
+    // Its parent gone, the emulator exports its accounts and exits.
+    expect(await until(() => !isRunning(pid), 30_000)).toBe(true);
+
+    // An emulator of the same data directory that did not end (started here, so its parent lives on).
+    const stale = await startAuthEmulator({
+      projectId: 'demo-ai-editor',
+      host: '127.0.0.1',
+      port: Number(env.AUTH_EMULATOR_PORT),
+      dataDir: path.join(s.dataDir, 'auth-emulator'),
+    });
+    await stale.ready();
+    const stalePid = emulatorPid(s);
+    const next = launch(env, s.dataDir);
+    await healthy(next);
+    expect(await signInReady(next)).toBe(true);
+    expect(isRunning(stalePid)).toBe(false);
+    expect(emulatorPid(next)).not.toBe(stalePid);
+    expect(next.output()).not.toMatch(/sign-in is unavailable/);
+    process.kill(next.child.pid as number, 'SIGTERM');
+    await next.exited;
+    await stale.stop();
+  }, 600_000);
+});
+
+describe('settings that cannot work', () => {
+  async function failure(env: Record<string, string>) {
+    const s = launch({ LOG_LEVEL: 'warn', ...env });
+    const end = await s.exited;
+    return { code: end.code, lines: s.output().trim().split('\n') };
+  }
+
+  it('a DATABASE_URL that is not a PostgreSQL URL, or names no reachable server: one line, no stack', async () => {
+    const bad = await failure({ DATABASE_URL: 'notaurl' });
+    expect(bad.code).toBe(1);
+    expect(bad.lines).toEqual([
+      'Cannot start: Invalid setting: DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/database, got "notaurl"',
+    ]);
+    const port = await closedPort();
+    const down = await failure({ DATABASE_URL: `postgres://app:secret@127.0.0.1:${port}/app` });
+    expect(down.code).toBe(1);
+    expect(down.lines).toHaveLength(1);
+    expect(down.lines[0]).toMatch(
+      new RegExp(
+        `^Cannot start: cannot connect to the database at 127\\.0\\.0\\.1:${port}/app \\(DATABASE_URL\\): .*ECONNREFUSED`,
+      ),
+    );
+    expect(down.lines[0]).not.toContain('secret');
+  }, 120_000);
+});
