@@ -66,11 +66,9 @@ test('guest, Google sign-in through the emulator popup, two uses, daily limit, d
   expect(submissions).toHaveLength(2);
   await page.screenshot({ path: test.info().outputPath('3-no-uses-left.png'), fullPage: true });
 
-  // The third: 'Daily Limit Reached', without a request.
-  await page.getByRole('button', { name: 'Process Image' }).click();
-  await expect(
-    toast(page, 'Daily Limit Reached', "You've reached your daily limit for this feature. Please try again tomorrow."),
-  ).toBeVisible();
+  // No third: the button is disabled, with 'Daily Limit Reached' and when uses come back beside it.
+  await expect(page.getByRole('button', { name: 'Process Image' })).toBeDisabled();
+  await expect(page.getByTestId('limit-reason')).toContainText('Daily Limit Reached');
   expect(submissions).toHaveLength(2);
 
   // Download works for the signed-in owner.

@@ -63,6 +63,15 @@ async function sketchJob(page: Page, photo: string): Promise<number> {
 
 const pngBytes = (file: string) => fs.readFileSync(file);
 
+/** The batch that offers fewer photos than chosen, at the desktop and phone widths. */
+async function shotBatchLimit(page: Page) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.screenshot({ path: shot(`batch-limit-${width}`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 const DAILY_LIMIT = "You've reached your daily limit for this feature. Please try again tomorrow.";
 
 /** A new signed-in user chooses these photos on the pencil sketch page (a fast, classical engine). */
@@ -245,12 +254,15 @@ test('a batch of three: one progress grid, three downloads and a zip of three PN
   });
   await panel.getByRole('button', { name: 'Start over' }).click();
   await page.getByLabel('Photo', { exact: true }).setInputFiles(photos.slice(0, 2));
-  await page.getByRole('button', { name: 'Process 2 images' }).click();
-  await expect(toast(page, 'Daily Limit Reached', DAILY_LIMIT)).toBeVisible();
+  // Nothing is offered: the button is disabled and the page says why, before any click.
+  await expect(page.getByRole('button', { name: 'Process 0 images' })).toBeDisabled();
+  await expect(panel.getByTestId('batch-limit')).toHaveText(
+    'No uses of this tool are left today, so none of these photos can be processed.',
+  );
   expect(posted).toBe(0);
 });
 
-test('a batch larger than what is left today: the photos beyond are refused with the toast, the others run', async ({
+test('a batch larger than what is left today offers only the photos that fit, says so, and refuses the others', async ({
   page,
 }, info) => {
   test.setTimeout(300_000);
@@ -258,7 +270,11 @@ test('a batch larger than what is left today: the photos beyond are refused with
     [20, 21, 22, 23].map((w) => resizedPhoto('coffee.png', w * 10, 200, info.outputPath('photos'))),
   );
   const panel = await openBatch(page, photos);
-  await panel.getByRole('button', { name: 'Process 4 images' }).click();
+  await expect(panel.getByTestId('batch-limit')).toHaveText(
+    `${USES} uses of this tool left today: the first ${USES} photos will be processed, the other not sent.`,
+  );
+  await shotBatchLimit(page);
+  await panel.getByRole('button', { name: `Process ${USES} images` }).click();
   await expect(toast(page, 'Daily Limit Reached', DAILY_LIMIT)).toBeVisible();
   await expect(panel.getByTestId('batch-summary')).toHaveText(`${USES} of 4 done.`, { timeout: 200_000 });
   await expect(panel.getByTestId('batch-item').nth(3)).toContainText(DAILY_LIMIT);

@@ -14,6 +14,8 @@ export default async function globalSetup() {
     // The status test checks that an engine switched off in configuration shows as unavailable.
     // The Auth emulator beside it gets its own port (not the default 9099, which a developer's app may hold).
     env: { ENGINE_SUPER_RESOLUTION: 'off', AUTH_EMULATOR_PORT: String(Number(process.env.E2E_PORT) + 1) },
+    // A machine busy with other work may need longer than the default 120 s to start the server.
+    readyTimeoutMs: Number(process.env.E2E_READY_TIMEOUT_MS) || undefined,
   });
   return async () => {
     await server.stop();

@@ -19,6 +19,8 @@ export async function startServer(opts: {
   env?: Record<string, string>;
   /** The data directory of an earlier run, to start again on its database and files. */
   dataDir?: string;
+  /** How long to wait for /api/health (300 s by default). */
+  readyTimeoutMs?: number;
 }): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ai-editor-e2e-'));
   // E2E_SERVER_ENTRY lets a run point at another entry file (e.g. a patched copy while wiring a route).
@@ -39,7 +41,7 @@ export async function startServer(opts: {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${opts.port}`;
   // Generous: the machine may be shared with other busy processes.
-  const deadline = Date.now() + 300_000;
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 300_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before it was ready`);
     try {
@@ -51,7 +53,7 @@ export async function startServer(opts: {
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error('server did not answer /api/health within 300 s');
+      throw new Error(`server did not answer /api/health within ${(opts.readyTimeoutMs ?? 300_000) / 1000} s`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -103,6 +103,18 @@ export const ERRORS = {
     message: 'Too many requests. Please wait a moment and try again',
   },
   INTERNAL: { status: 500, title: 'Error', message: 'Something went wrong on our side. Please try again' },
+  /** An `Idempotency-Key` sent again with a different submission (a key names one submission for 24 hours). */
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    title: 'Error',
+    message: 'This Idempotency-Key was already used for a different submission. Send a new key for a new submission',
+  },
+  /** The first request with this key is still being handled (it has not made its job yet). */
+  IDEMPOTENCY_KEY_IN_USE: {
+    status: 409,
+    title: 'Error',
+    message: 'A submission with this Idempotency-Key is still being handled. Please try again in a moment',
+  },
 
   // Rules (docs/product.md#upload-rules, #rules, #messages)
   FEATURE_RESTRICTED: {

@@ -14,6 +14,8 @@ export const LIMITS = {
   maxOutputPixels: 40_000_000,
   /** Uses per signed-in user per operation per UTC day. */
   dailyUsesPerOperation: 2,
+  /** A guest's results are served scaled down to this long side; signing in gives the full-size file. */
+  guestPreviewMaxSidePx: 1024,
   /** The one operation guests may use. */
   guestOperation: 'face-enhancement',
   pollIntervalToolMs: 2000,

@@ -34,13 +34,17 @@ export function nextUtcMidnight(now: Date = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
+/**
+ * One operation's uses today. Guests are counted per session on the operations open to them, against the same daily
+ * allowance as a signed-in user (so signing in never lowers it); the others are closed to them (limit null).
+ */
 export function operationUsage(
   userType: UserType,
   operation: OperationId,
   used: number,
   limit: number = LIMITS.dailyUsesPerOperation,
 ): OperationUsage {
-  if (userType === 'guest') return { allowed: guestMayUse(operation), used: 0, limit: null, left: null };
+  if (userType === 'guest' && !guestMayUse(operation)) return { allowed: false, used: 0, limit: null, left: null };
   return { allowed: true, used, limit, left: Math.max(0, limit - used) };
 }
 

@@ -9,13 +9,14 @@ import type { EnginePool } from './adapters/engine-pool.js';
 import { type HostBoard, localHostBoard, redisHostBoard } from './adapters/host-board.js';
 import { LIMIT_CODES, Metrics, type MetricsServer, serveMetrics } from './adapters/metrics.js';
 import type { JobQueue } from './adapters/queue.js';
-import { selectQueue, selectRateLimiters, selectStorage, workerName } from './adapters/select.js';
+import { selectJobChanges, selectQueue, selectRateLimiters, selectStorage, workerName } from './adapters/select.js';
 import type { Storage } from './adapters/storage.js';
 import type { Config } from './config.js';
 import { createEngineRegistry } from './engines/registry.js';
 import { AdminRepository } from './repositories/admin.js';
 import { ApiKeyRepository } from './repositories/api-keys.js';
 import { ContactMessageRepository } from './repositories/contact-messages.js';
+import { IdempotencyKeyRepository } from './repositories/idempotency-keys.js';
 import { ImageRepository } from './repositories/images.js';
 import { WebhookDeliveryRepository } from './repositories/webhook-deliveries.js';
 import { drainBody, registerJsonParser } from './request-bodies.js';
@@ -25,6 +26,7 @@ import { contactRoutes } from './routes/contact.js';
 import { healthRoutes } from './routes/health.js';
 import { healthProbeRoutes } from './routes/health-probes.js';
 import { imageRoutes, imageView } from './routes/images.js';
+import { jobEventRoutes } from './routes/job-events.js';
 import { keyRoutes } from './routes/keys.js';
 import { libraryRoutes } from './routes/library.js';
 import { registerOpenApi } from './routes/openapi.js';
@@ -37,6 +39,7 @@ import { registerSecurityHeaders } from './security-headers.js';
 import { registerAccountGuard } from './services/account-guard.js';
 import { AdminService } from './services/admin.js';
 import { assertAuthConfig, setUpAuth } from './services/auth/index.js';
+import { IdempotencyService } from './services/idempotency.js';
 import { describeJob, JobService } from './services/jobs.js';
 import { LibraryService } from './services/library.js';
 import { RecommendationService } from './services/recommendations.js';
@@ -132,7 +135,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     registry,
     onHostEnded: (cause, replaced) => metrics.hostEnded(cause, replaced),
   });
-  const jobs = new JobService({ images, storage, registry, queue, pool, config, log: app.log });
+  const changes = selectJobChanges(config, app.log);
+  const jobs = new JobService({ images, storage, registry, queue, pool, config, log: app.log, changes });
   jobs.events.on('completed', (row) => metrics.jobEnded(row));
   jobs.events.on('failed', (row) => metrics.jobEnded(row));
 
@@ -166,6 +170,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   registerAccountGuard(app, { admin, repo: adminRepo });
   adminRoutes(app, { admin, auth });
 
+  const idempotency = new IdempotencyService({ keys: new IdempotencyKeyRepository(database.db) });
   const webhooks = new WebhookService({
     deliveries: new WebhookDeliveryRepository(database.db),
     keys: new ApiKeyRepository(database.db),
@@ -180,10 +185,12 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     limits: config,
     admission: auth.rules,
     beforeDownload: auth.rules.beforeDownload,
+    idempotency,
     checkWebhook: (url) => webhooks.checkUrl(url),
     allowance: (uid, operation) => auth.usage.allowance(uid, operation),
   });
   keyRoutes(app, { apiKeys: auth.apiKeys, jobs, webhooks });
+  jobEventRoutes(app, { jobs, changes });
   // Deleted photos are dropped from what the engine hosts keep about them (Select object's answers, which also
   // expire 10 minutes after the photo's last click, long before its files do).
   const forgetPhoto = (key: string) => pool?.forget(key);
@@ -220,7 +227,13 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   contactRoutes(app, { limiter: limiters.contact, save: (message) => contactMessages.save(message) });
   await webRoutes(app, config.webDistDir);
 
-  const retention = new RetentionService({ images, storage, log: app.log, retentionHours: config.retentionHours });
+  const retention = new RetentionService({
+    images,
+    storage,
+    log: app.log,
+    retentionHours: config.retentionHours,
+    idempotency,
+  });
   const sweep = () => retention.sweep().catch((err) => app.log.error({ err }, 'retention sweep failed'));
   const sweepTimer = setInterval(sweep, config.sweepIntervalMs);
   sweepTimer.unref();
@@ -261,6 +274,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         within(jobs.stopAfter(queue.close(), grace), grace + 500),
       ]);
       await within(webhooks.stop(), 500);
+      await within(changes.close(), 500);
       await within(database.close(), 500);
     },
   };

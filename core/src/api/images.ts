@@ -66,8 +66,29 @@ export const imageJobSchema = z.object({
   /** A chained job: the job whose result was its photo (null once that job is deleted). */
   sourceImageId: z.number().int().nullable().describe("The job whose result was this job's photo"),
   sourceIndex: z.number().int().nullable(),
+  /** A guest's job: its results are served as previews (long side at most 1024 px) until its owner signs in. */
+  preview: z
+    .boolean()
+    .optional()
+    .describe('Results are previews (long side at most 1024 px) until the owner signs in (guest jobs)'),
 });
 export type ImageJob = z.infer<typeof imageJobSchema>;
+
+/**
+ * `POST /api/images` headers: an optional `Idempotency-Key` (a UUID per submission is best). The same key again
+ * within 24 hours answers with the job it made (200) instead of making another; with a different submission, 422.
+ */
+export const submitHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x21-\x7e]+$/, 'visible ASCII characters only')
+    .optional()
+    .describe(
+      'One key per submission (a UUID): a repeat within 24 hours answers with the same job (200, no new use); the same key with a different submission is a 422',
+    ),
+});
 
 /** `POST /api/images?operation=`: the operation named before the upload, so that guest rules answer first. */
 export const submitQuery = z.object({

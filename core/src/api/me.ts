@@ -28,8 +28,8 @@ export const meSchema = z.object({
   /** The account is one ADMIN_EMAILS names: the account menu links to the admin page. */
   admin: z.boolean(),
   usage: z.partialRecord(z.enum(OPERATION_IDS), operationUsageSchema),
-  /** When today's uses reset (next midnight UTC); null for guests, who are not counted. */
-  resetsAt: z.iso.datetime().nullable().describe("When today's uses reset (next midnight UTC); null for guests"),
+  /** When today's uses reset (next midnight UTC). */
+  resetsAt: z.iso.datetime().nullable().describe("When today's uses reset (next midnight UTC)"),
 });
 export type Me = z.infer<typeof meSchema>;
 

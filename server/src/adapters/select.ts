@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { LocalTaskId } from '../engines/local-engines.js';
 import type { EngineRegistry } from '../engines/registry.js';
+import { type JobChanges, LocalJobChanges } from '../services/job-events.js';
 import { BullmqQueue, type ImageJobData, type JobDescription, startBullmqWorker } from './bullmq-queue.js';
 import { EnginePool, type EnginePoolOptions } from './engine-pool.js';
 import { InProcessQueue, type JobHandler, type JobQueue } from './queue.js';
@@ -16,6 +17,7 @@ import {
   rateLimitRedis,
   redisRateLimiter,
 } from './rate-limiter.js';
+import { RedisJobChanges } from './redis-job-events.js';
 import { S3Storage } from './s3-storage.js';
 import { LocalStorage, type Storage } from './storage.js';
 
@@ -140,4 +142,13 @@ export function startLaneWorkers(config: Config, log: FastifyBaseLogger, run: Jo
     startBullmqWorker({ ...common, lane: 'heavy', concurrency: workerConcurrency }, run),
     startBullmqWorker({ ...common, lane: 'quick', concurrency: Math.max(1, config.quickHosts) }, run),
   ];
+}
+
+/** Job change notices in this process, or with `REDIS_URL` across the API and worker processes (Redis pub/sub). */
+export function selectJobChanges(config: Config, log: FastifyBaseLogger): JobChanges {
+  const { redisUrl, queuePrefix } = config.scaleOut;
+  if (!redisUrl) return new LocalJobChanges();
+  return new RedisJobChanges(redisUrl, queuePrefix, (err) =>
+    log.warn({ err }, 'job change notices unavailable: status streams fall back to re-reading'),
+  );
 }

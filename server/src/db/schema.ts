@@ -211,3 +211,20 @@ export const adminAudit = pgTable('admin_audit', {
   detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * `Idempotency-Key`s of job submissions, per owner (a uid, or a guest's session), kept 24 hours: a repeated key
+ * answers with the job it made. `imageId` is null while the first request holding the key is still being handled.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    owner: text('owner').notNull(),
+    key: text('key').notNull(),
+    /** A hash of the submission (operation, fields, files), to tell a retry from a different request. */
+    fingerprint: text('fingerprint').notNull(),
+    imageId: integer('image_id').references(() => images.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.owner, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);

@@ -5,20 +5,24 @@ import {
   type ImageJob,
   imageJobSchema,
   jobIdParams,
+  LIMITS,
   type OperationId,
   type OutputFormat,
   parseParams,
   resultFileName,
   resultFileParams,
   submitFormSchema,
+  submitHeaders,
   submitQuery,
 } from '@ai-editor/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { previewPng } from '../adapters/image-preview.js';
 import { encodeOutput } from '../adapters/output-format.js';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
+import { fingerprint, type IdempotencyService } from '../services/idempotency.js';
 import type { JobService, JobSource } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { ownerOf } from '../services/sessions.js';
@@ -27,11 +31,16 @@ import { fileResponse, streamedBody } from './schemas.js';
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
+/** A job made by a guest and not (yet) moved to an account at sign-in. */
+const isGuestJob = (row: ImageRow) => row.ownerUid === null;
+
 /** The API's view of a job (its shape: imageJobSchema in core). */
 export async function imageView(row: ImageRow, jobs: JobService): Promise<ImageJob> {
   const base = `/api/images/${row.id}`;
   const purged = row.purgedAt !== null;
-  const processedUrls = purged ? [] : row.resultKeys.map((_, i) => `${base}/result/${i}`);
+  // A guest's preview has its own address, so that no page keeps showing it once the job is an account's.
+  const suffix = isGuestJob(row) ? `?preview=${LIMITS.guestPreviewMaxSidePx}` : '';
+  const processedUrls = purged ? [] : row.resultKeys.map((_, i) => `${base}/result/${i}${suffix}`);
   const position = await jobs.queuePosition(row);
   return {
     id: row.id,
@@ -42,7 +51,7 @@ export async function imageView(row: ImageRow, jobs: JobService): Promise<ImageJ
     secondPhotoUrl: row.file2Key && !purged ? `${base}/original2` : null,
     processedUrl: processedUrls[0] ?? null,
     processedUrls,
-    downloadUrls: processedUrls.map((_, i) => `${base}/download/${i}`),
+    downloadUrls: purged ? [] : row.resultKeys.map((_, i) => `${base}/download/${i}`),
     parameters: row.parameters,
     metadata: {
       ...(row.metadata as ImageJob['metadata']),
@@ -54,6 +63,7 @@ export async function imageView(row: ImageRow, jobs: JobService): Promise<ImageJ
     completedAt: row.completedAt?.toISOString() ?? null,
     sourceImageId: row.sourceImageId,
     sourceIndex: row.sourceIndex,
+    ...(isGuestJob(row) && { preview: true }),
   };
 }
 
@@ -77,6 +87,8 @@ export interface ImageRouteDeps {
   limits: UploadLimits;
   /** Who may submit (services/rules.ts): checked before the upload is validated, counted once it is valid. */
   admission?: Pick<Rules, 'check' | 'admit'>;
+  /** Keeps each submission's `Idempotency-Key` (absent: the header is ignored). */
+  idempotency?: IdempotencyService;
   /** Rules that apply to file downloads (the sign-in service refuses guests here). */
   beforeDownload?: (request: FastifyRequest, row: ImageRow, attachment: boolean) => Promise<void>;
   /** Checks a submission's `webhook` URL (422 for a private target); absent: webhooks are not offered. */
@@ -97,26 +109,34 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
         summary: 'Submit a job (multipart form)',
         tags: ['images'],
         consumes: ['multipart/form-data'],
+        description:
+          'Send an `Idempotency-Key` header (a UUID per submission) to make retries safe: the same key again within 24 hours answers 200 with the job it made, without a new use; the same key with a different submission is a 422 (IDEMPOTENCY_KEY_REUSED).',
         querystring: submitQuery,
+        headers: submitHeaders,
         body: submitFormSchema,
-        response: { 201: imageJobSchema },
+        response: {
+          201: imageJobSchema.describe('The new job'),
+          200: imageJobSchema.describe('The job an earlier request with this Idempotency-Key made'),
+        },
       },
       validatorCompiler: streamedBody,
     },
     async (request, reply) => {
       // Who may ask for what is answered as soon as the operation is known, before the upload is read.
-      const {
-        operation,
-        fields: { source: sourceField, sourceIndex, webhook, ...fields },
-        files,
-      } = await readSubmission(request, async (name) => {
+      const submission = await readSubmission(request, async (name) => {
         await deps.admission?.check(request, reply, name);
         jobs.assertAvailable(name);
       });
+      const {
+        operation,
+        fields: { source: sourceField, sourceIndex, webhook, ...fields },
+      } = submission;
+      const files = [...submission.files];
       const op = getOperation(operation);
+      const owner = ownerOf(request);
       // A chained job names an earlier job instead of sending a photo: its result is read from our storage.
       const source = parseSource(sourceField, sourceIndex);
-      if (source) files.push({ field: 'file', bytes: await jobs.sourceResult(ownerOf(request), source), stored: true });
+      if (source) files.push({ field: 'file', bytes: await jobs.sourceResult(owner, source), stored: true });
       const checked = await checkFiles(op, files, limits);
       const params = parseParams(op, fields);
       checkOutputSize(operation, params, checked.file, limits.maxOutputPixels);
@@ -125,15 +145,25 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
         if (!api || !deps.checkWebhook) throw new AppError('WEBHOOK_NEEDS_API_KEY');
         await deps.checkWebhook(webhook);
       }
-      const admitted = await deps.admission?.admit(request, operation);
-      let row: ImageRow;
-      try {
-        row = await jobs.submit(ownerOf(request), operation, params, checked, source, api);
-      } catch (err) {
-        await admitted?.cancelled();
-        throw err;
-      }
-      await admitted?.accepted(row);
+      let made: ImageRow | undefined;
+      const create = async () => {
+        const admitted = await deps.admission?.admit(request, operation);
+        try {
+          made = await jobs.submit(owner, operation as OperationId, params, checked, source, api);
+        } catch (err) {
+          await admitted?.cancelled();
+          throw err;
+        }
+        await admitted?.accepted(made);
+        return made.id;
+      };
+      // One submission per Idempotency-Key: a repeat answers with the job the first one made (no new use).
+      const key = request.headers['idempotency-key'];
+      let replayedId: number | undefined;
+      if (key && deps.idempotency) {
+        const { imageId, replayed } = await deps.idempotency.once(owner, key, fingerprint(submission), create);
+        if (replayed) replayedId = imageId;
+      } else await create();
       if (api && request.uid && deps.allowance) {
         // Programs see their allowance of this operation (the IETF RateLimit header fields, draft 7).
         const { limit, remaining, resetS } = await deps.allowance(request.uid, operation);
@@ -141,8 +171,13 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
         reply.header('RateLimit-Remaining', String(remaining));
         reply.header('RateLimit-Reset', String(resetS));
       }
+      if (replayedId !== undefined) {
+        reply.header('Idempotent-Replayed', 'true');
+        reply.code(200);
+        return imageView(await jobs.getOwned(replayedId, owner), jobs);
+      }
       reply.code(201);
-      return imageView(row, jobs);
+      return imageView(made as ImageRow, jobs);
     },
   );
 
@@ -220,20 +255,23 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
     reply: FastifyReply,
     row: ImageRow,
     key: string | null | undefined,
-    opts: { download?: boolean; output?: boolean } = {},
+    opts: { download?: boolean; output?: boolean; preview?: boolean } = {},
   ) {
     if (row.purgedAt) throw jobs.expired();
     if (!key) throw new AppError('RESULT_NOT_READY');
     let bytes = await storage.get(key);
     let ext = key.slice(key.lastIndexOf('.') + 1);
     let contentType = CONTENT_TYPES[ext] ?? 'application/octet-stream';
+    // A guest's result: scaled down to the preview size (the stored result is a PNG).
+    if (opts.preview) bytes = await previewPng(bytes, LIMITS.guestPreviewMaxSidePx);
     if (opts.output) {
       const { format = 'png', quality = 90 } = row.parameters as { format?: OutputFormat; quality?: number };
       ({ bytes, ext, contentType } = await encodeOutput(bytes, format, quality));
     }
     reply.header('Content-Type', contentType);
-    // Owner-only and never changing once written: browsers may keep it, shared caches may not.
-    reply.header('Cache-Control', 'private, max-age=86400, immutable');
+    // Owner-only and never changing once written: browsers may keep it, shared caches may not. A preview is not
+    // kept: the same address gives the full-size file once the job is moved to an account.
+    reply.header('Cache-Control', opts.preview ? 'private, no-store' : 'private, max-age=86400, immutable');
     reply.header('X-Content-Type-Options', 'nosniff');
     if (opts.download) {
       const index = row.resultKeys.indexOf(key);
@@ -294,7 +332,8 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
         const index = Number(request.params.index);
         // A finished job has all the results it will ever have: an index past them does not exist (not 'not yet').
         if (!row.purgedAt && row.status !== 'pending' && !row.resultKeys[index]) throw new AppError('NOT_FOUND');
-        return sendFile(reply, row, row.resultKeys[index], { download, output: true });
+        // A guest's job (not yet moved to an account) shows its results as previews; signing in gives the full size.
+        return sendFile(reply, row, row.resultKeys[index], { download, output: true, preview: isGuestJob(row) });
       },
     );
   }

@@ -13,13 +13,14 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Auth } from '../services/auth/index.js';
-import { startNewSession } from '../services/sessions.js';
+import { ownerOf, startNewSession } from '../services/sessions.js';
+import { usageKey } from '../services/usage.js';
 
 /** `GET /api/me`: who the visitor is and what they may do today; the web app's auth state comes from here. */
 export async function meView(request: FastifyRequest, auth: Auth): Promise<Me> {
   const user = request.authUser;
   const type: UserType = user ? 'authenticated' : 'guest';
-  const used = user ? await auth.usage.today(user.uid) : {};
+  const used = await auth.usage.today(usageKey(ownerOf(request)));
   const usage: Record<string, OperationUsage> = {};
   for (const id of OPERATION_IDS) usage[id] = operationUsage(type, id, used[id] ?? 0, auth.usage.limit);
   return {
@@ -30,7 +31,7 @@ export async function meView(request: FastifyRequest, auth: Auth): Promise<Me> {
     canDownload: mayDownload(type),
     admin: auth.isAdmin(user),
     usage,
-    resetsAt: user ? nextUtcMidnight(auth.usage.currentTime()).toISOString() : null,
+    resetsAt: nextUtcMidnight(auth.usage.currentTime()).toISOString(),
   };
 }
 

@@ -24,6 +24,7 @@ import type { EngineRegistry } from '../engines/registry.js';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
 import { type ImageRepository, type Owner, owns } from '../repositories/images.js';
 import { type VisitorError, visitorError } from './engine-outcome.js';
+import type { JobChanges } from './job-events.js';
 import { type CheckedFiles, photoKey } from './uploads.js';
 
 /** Which job's result (and which of its outputs) a chained submission takes as its photo. */
@@ -78,6 +79,8 @@ export interface JobServiceDeps {
   pool: EnginePool | undefined;
   config: Config;
   log: FastifyBaseLogger;
+  /** Told of every change this process writes to a job, for the status streams (services/job-events.ts). */
+  changes?: JobChanges;
 }
 
 /** The job lifecycle: accept a submission, answer status, run the engine, record the one outcome. */
@@ -266,6 +269,7 @@ export class JobService {
       return;
     }
     await this.deps.images.markStarted(id);
+    this.changed(id);
     const cancel = new AbortController();
     this.running.set(id, cancel);
     // A job cancelled by another process (an API process of a scale-out deployment) is noticed here.
@@ -408,9 +412,10 @@ export class JobService {
       last = Date.now();
       lastStage = p.stage;
       const patch = { stage: p.stage, percent: p.percent ?? null };
-      this.deps.images
-        .patchPending(id, patch)
-        .catch((err) => this.deps.log.warn({ job: id, err }, 'progress write failed'));
+      this.deps.images.patchPending(id, patch).then(
+        () => this.changed(id),
+        (err) => this.deps.log.warn({ job: id, err }, 'progress write failed'),
+      );
     };
     return (p) => {
       pending = p;
@@ -448,7 +453,10 @@ export class JobService {
   /** Records the results; false when the job was no longer pending (or no longer exists). */
   private async complete(id: number, resultKeys: string[], engineMetadata: Record<string, unknown>): Promise<boolean> {
     const row = await this.deps.images.complete(id, resultKeys, { ...engineMetadata, stage: 'done', percent: 100 });
-    if (row) this.events.emit('completed', row);
+    if (row) {
+      this.changed(id);
+      this.events.emit('completed', row);
+    }
     return !!row;
   }
 
@@ -458,8 +466,16 @@ export class JobService {
     const row = await (reason === undefined
       ? this.deps.images.fail(id, patch)
       : this.deps.images.fail(id, patch, reason));
-    if (row) this.events.emit('failed', row);
+    if (row) {
+      this.changed(id);
+      this.events.emit('failed', row);
+    }
     return row;
+  }
+
+  /** Tells the status streams that job `id` was written. */
+  private changed(id: number): void {
+    this.deps.changes?.publish(id);
   }
 
   /** Jobs left pending when the process stopped go back in the queue, oldest first. */

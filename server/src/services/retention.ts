@@ -13,6 +13,8 @@ export interface RetentionDeps {
   log?: FastifyBaseLogger;
   /** Files are deleted this long after their job was created. */
   retentionHours: number;
+  /** Submissions' Idempotency-Keys, forgotten after 24 hours in the same sweep. */
+  idempotency?: { sweep(): Promise<number> };
 }
 
 /**
@@ -22,7 +24,7 @@ export interface RetentionDeps {
 export class RetentionService {
   constructor(private readonly deps: RetentionDeps) {}
 
-  async sweep(now = new Date()): Promise<{ purged: number; deleted: number }> {
+  async sweep(now = new Date()): Promise<{ purged: number; deleted: number; keys: number }> {
     const { images, storage, log, retentionHours } = this.deps;
     const cutoff = new Date(now.getTime() - retentionHours * 3_600_000);
     let purged = 0;
@@ -39,7 +41,8 @@ export class RetentionService {
     const deleted = await images.deletePurgedBefore(
       new Date(now.getTime() - ROW_RETENTION_FACTOR * retentionHours * 3_600_000),
     );
-    return { purged, deleted };
+    const keys = (await this.deps.idempotency?.sweep()) ?? 0;
+    return { purged, deleted, keys };
   }
 
   /**

@@ -2,7 +2,8 @@ import { AppError, guestMayUse, mayDownload, type OperationId } from '@ai-editor
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimiter } from '../adapters/rate-limiter.js';
 import type { ImageRow } from '../db/schema.js';
-import type { UsageService } from './usage.js';
+import { ownerOf } from './sessions.js';
+import { type UsageService, usageKey } from './usage.js';
 
 /** A counted use, waiting to learn whether its submission became a job. */
 export interface Admission {
@@ -13,7 +14,7 @@ export interface Admission {
 export interface Rules {
   /** Before a submission is validated: guests may use face-enhancement only, and only so often per address. */
   check(request: FastifyRequest, reply: FastifyReply, operation: OperationId): Promise<void>;
-  /** Once it is valid: counts a signed-in user's use against the daily limit (429 past it). */
+  /** Once it is valid: counts the use against the visitor's daily allowance (429 past it); guests per session. */
   admit(request: FastifyRequest, operation: OperationId): Promise<Admission | undefined>;
   /** The download route (an attachment) is for signed-in owners only; showing a result in the page is not. */
   beforeDownload(request: FastifyRequest, row: ImageRow, attachment: boolean): Promise<void>;
@@ -21,7 +22,7 @@ export interface Rules {
 
 export interface RulesDeps {
   usage: UsageService;
-  /** Guest submissions per client address; polls and signed-in users are not counted. */
+  /** Guest submissions per client address (the abuse guard beside the per-session allowance). */
   guestLimiter: RateLimiter;
 }
 
@@ -39,8 +40,7 @@ export function createRules(deps: RulesDeps): Rules {
     },
 
     async admit(request, operation) {
-      const uid = request.uid;
-      if (!uid) return undefined;
+      const uid = usageKey(ownerOf(request));
       const day = await deps.usage.consume(uid, operation);
       if (!day) throw new AppError('DAILY_LIMIT_REACHED');
       return {

@@ -1,5 +1,5 @@
 import { nextUtcMidnight, utcDay } from '@ai-editor/core';
-import type { ImageRepository } from '../repositories/images.js';
+import type { ImageRepository, Owner } from '../repositories/images.js';
 import type { UsageRepository } from '../repositories/usage.js';
 
 export interface UsageDeps {
@@ -9,6 +9,9 @@ export interface UsageDeps {
   limit: number;
   now?: () => Date;
 }
+
+/** Whose allowance a use counts against: a signed-in user's uid, or a guest's session (uids hold no colon). */
+export const usageKey = (owner: Owner): string => owner.uid ?? `guest:${owner.sessionId}`;
 
 /**
  * The daily count: one row per uid, operation and UTC day. A use is counted by one statement that

@@ -4,7 +4,7 @@ import { BullmqQueue } from '../adapters/bullmq-queue.js';
 import { type DatabaseHandle, openDatabase } from '../adapters/db.js';
 import { redisHostBoard } from '../adapters/host-board.js';
 import { Metrics, type MetricsServer, serveMetrics } from '../adapters/metrics.js';
-import { createEnginePool, selectStorage, startLaneWorkers, workerName } from '../adapters/select.js';
+import { createEnginePool, selectJobChanges, selectStorage, startLaneWorkers, workerName } from '../adapters/select.js';
 import type { Config } from '../config.js';
 import { createEngineRegistry } from '../engines/registry.js';
 import { ApiKeyRepository } from '../repositories/api-keys.js';
@@ -56,7 +56,9 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, (id) => describeJob(images, id), log);
   const metrics = new Metrics({ queueStats: () => queue.stats() });
   const pool = createEnginePool(config, registry, log, (cause, replaced) => metrics.hostEnded(cause, replaced));
-  const jobs = new JobService({ images, storage, registry, queue, pool, config, log });
+  // Progress and outcomes are told to the API processes, which stream them to the visitors watching.
+  const changes = selectJobChanges(config, log);
+  const jobs = new JobService({ images, storage, registry, queue, pool, config, log, changes });
   // The worker that finishes a job sends its webhook; every process retries the due ones.
   const webhooks = new WebhookService({
     deliveries: new WebhookDeliveryRepository(database.db),
@@ -107,6 +109,7 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
       );
       await webhooks.stop();
       await queue.close();
+      await changes.close();
       await database.close();
     },
   };

@@ -52,8 +52,10 @@ async function counted(uid: string, operation: string): Promise<number> {
 describe('guests', () => {
   it('are guests by default: GET /api/me, only face-enhancement, no download', async () => {
     const m = await me(server.visitor());
-    expect(m).toMatchObject({ user: null, type: 'guest', canDownload: false, resetsAt: null });
-    expect(m.usage['face-enhancement']).toEqual({ allowed: true, used: 0, limit: null, left: null });
+    expect(m).toMatchObject({ user: null, type: 'guest', canDownload: false });
+    expect(m.resetsAt).toBe(nextUtcMidnight().toISOString());
+    // The same daily allowance as a signed-in user's, per guest session.
+    expect(m.usage['face-enhancement']).toEqual({ allowed: true, used: 0, limit: 2, left: 2 });
     expect(m.usage['background-removal']?.allowed).toBe(false);
   });
 
@@ -254,15 +256,19 @@ describe('downloads and ownership', () => {
 
 describe('guest rate limit (default: 20 submissions per address per 10 minutes)', () => {
   it('limits guest submissions per client address; polls and signed-in users are not counted', async () => {
+    // Many guests behind one address (NAT): each has its own daily allowance, the address its rate limit.
     const guest = server.visitor();
-    const submit = (ip: string) => guest.fetch('/api/images', { method: 'POST', body: form(), ...fromAddress(ip) });
+    const submit = (ip: string) =>
+      server.visitor().fetch('/api/images', { method: 'POST', body: form(), ...fromAddress(ip) });
     const form = () => {
       const f = new FormData();
       f.append('operation', 'face-enhancement');
       f.append('file', photo());
       return f;
     };
-    const first = await body(await submit('203.0.113.7'));
+    const first = await body(
+      await guest.fetch('/api/images', { method: 'POST', body: form(), ...fromAddress('203.0.113.7') }),
+    );
     for (let i = 0; i < 30; i++)
       expect((await guest.fetch(`/api/images/${first.id}`, fromAddress('203.0.113.7'))).status).toBe(200);
     const more = await Promise.all(Array.from({ length: 19 }, () => submit('203.0.113.7')));

@@ -46,6 +46,8 @@ describe.skipIf(skipReason)('API process modes with a Redis queue', () => {
       SLOW_ENGINE_MS: '300',
       LOG_LEVEL: 'error',
       AUTH_EMULATOR_START: 'false', // sign-in plays no part here
+      // One guest makes more jobs here than a day's allowance (guests are counted like everyone).
+      DAILY_USES_PER_OPERATION: '100',
     };
   });
   afterAll(async () => {

@@ -49,6 +49,8 @@ describe.skipIf(skipReason)('scale-out: cancel', () => {
       SLOW_ENGINE_MS: String(ENGINE_MS),
       LOG_LEVEL: 'warn',
       AUTH_EMULATOR_START: 'false',
+      // One guest makes more jobs here than a day's allowance (guests are counted like everyone).
+      DAILY_USES_PER_OPERATION: '100',
     };
     api = await buildApp({ config: loadConfig(env) });
     base = await api.app.listen({ port: 0, host: '127.0.0.1' });

@@ -64,6 +64,8 @@ describe.skipIf(skipReason)('scale-out: API + worker processes on PostgreSQL, Re
       SLOW_ENGINE_MS: String(ENGINE_MS),
       LOG_LEVEL: 'warn',
       AUTH_EMULATOR_START: 'false', // sign-in plays no part here
+      // One guest makes more jobs here than a day's allowance (guests are counted like everyone).
+      DAILY_USES_PER_OPERATION: '100',
     };
     api = await buildApp({
       config: loadConfig(env),

@@ -8,7 +8,6 @@ import {
   type OperationId,
   resultFileName,
 } from '@ai-editor/core';
-import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, ArrowLeft, CheckCircle2, Download, Loader2, RotateCcw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -26,7 +25,7 @@ import { ResultGallery, resultUrls } from '@/features/tool/result/ResultCard';
 import { ResultView } from '@/features/tool/result/ResultView';
 import { useDownload } from '@/features/tool/result/useDownload';
 import { useAccess } from '@/features/tool/useAccess';
-import { queries } from '@/lib/queries';
+import { useJob } from '@/features/tool/useJob';
 import { cn } from '@/lib/utils';
 
 /** The result page's download name (docs/product.md#api-conventions): the tool and the job, with the extension of the answer's type. */
@@ -41,12 +40,10 @@ function downloadName(job: ImageJob, blob: Blob, index: number): string {
 export default function ResultPage() {
   const [search] = useSearchParams();
   const id = search.get('id');
-  const { data: job, error } = useQuery({
-    ...queries.job(id ?? ''),
-    enabled: Boolean(id),
-    refetchInterval: (q) =>
-      q.state.status === 'success' && q.state.data?.status === 'pending' ? LIMITS.pollIntervalResultMs : false,
-  });
+  // A malformed id is asked for all the same: the server's refusal is what the page reports.
+  const jobId = id ? Number(id) : null;
+  // Pushed by the server while it runs; polled every 1000 ms only when the stream is not available.
+  const { data: job, error } = useJob(jobId, LIMITS.pollIntervalResultMs);
 
   // A job that is gone (deleted, unknown, someone else's, expired) or cancelled is said in words, not as a failure.
   const gone = jobGoneState(job, error);

@@ -1,4 +1,4 @@
-import type { Me } from '@ai-editor/core';
+import { type Me, OPERATIONS } from '@ai-editor/core';
 import { FlaskConical, KeyRound, Loader2, LogIn, LogOut, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -12,6 +12,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { cn } from '@/lib/utils';
+import { resetTimeText } from './UsageNotice';
 import { useAuth, useLocalSignIn } from './useAuth';
 
 export const LOCAL_SIGN_IN_NOTICE =
@@ -67,6 +68,41 @@ function LocalBadge() {
   );
 }
 
+/** The uses left today: each tool used today by name, the others together, and when the count resets. */
+function UsesToday({ me }: { me: Me }) {
+  const entries = OPERATIONS.flatMap((op) => {
+    const u = me.usage[op.id];
+    return u?.allowed && u.limit !== null && u.left !== null
+      ? [{ op, left: u.left, limit: u.limit, used: u.used }]
+      : [];
+  });
+  const used = entries.filter((e) => e.used > 0);
+  const limit = entries[0]?.limit;
+  return (
+    <div className="px-2 py-2 text-sm" data-testid="uses-today">
+      <p className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">Uses left today</p>
+      <ul className="mt-1 space-y-0.5">
+        {used.map((e) => (
+          <li key={e.op.id} className={cn('flex justify-between gap-2', e.left === 0 && 'text-destructive')}>
+            <span className="truncate">{e.op.name}</span>
+            <span className="shrink-0 tabular-nums">
+              {e.left} of {e.limit}
+            </span>
+          </li>
+        ))}
+        {limit !== undefined && used.length < entries.length && (
+          <li className="text-muted-foreground">
+            {used.length ? 'Every other tool' : 'Every tool'}: {limit} of {limit}
+          </li>
+        )}
+      </ul>
+      {me.resetsAt && (
+        <p className="mt-1 text-xs text-muted-foreground">Resets {resetTimeText(new Date(me.resetsAt))} (your time)</p>
+      )}
+    </div>
+  );
+}
+
 /**
  * The header's account control (docs/product.md#rules): 'Sign In' for guests; for signed-in users the avatar and name, opening a
  * menu with the 'Account' header, the type label and 'Sign Out'. Shown at every width (it sits outside the mobile
@@ -114,6 +150,8 @@ export function AccountMenu() {
           </p>
           {local && <p className="mt-2 text-xs text-muted-foreground">{LOCAL_SIGN_IN_NOTICE}</p>}
         </div>
+        <DropdownMenuSeparator />
+        <UsesToday me={me} />
         <DropdownMenuSeparator />
         <DropdownMenuItem asChild>
           <Link to="/api-keys" data-testid="api-keys-link">

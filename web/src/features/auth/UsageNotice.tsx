@@ -27,11 +27,18 @@ export function UsageNotice({ operation, className }: { operation: OperationId; 
   if (!me) return null;
   const box = cn('flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border px-4 py-3 text-sm', className);
 
-  if (!access.signedIn) {
+  if (!access.signedIn && access.reason !== 'DAILY_LIMIT_REACHED') {
     if (access.canUse) {
+      const { usage } = access;
       return (
         <p className={cn(box, 'text-muted-foreground')} data-testid="usage-notice">
-          <Lock className="h-4 w-4" aria-hidden /> Guests can use this tool. Sign in with Google to download results.
+          <Lock className="h-4 w-4" aria-hidden />
+          {usage?.limit != null && usage.left !== null && (
+            <strong className="text-foreground" data-testid="uses-left">
+              {usesLeftText(usage.left, usage.limit)}
+            </strong>
+          )}
+          <span>Guests can use this tool. Sign in with Google for full-size results and downloads.</span>
         </p>
       );
     }
@@ -59,6 +66,21 @@ export function UsageNotice({ operation, className }: { operation: OperationId; 
           Resets {resetTimeText(resetsAt)} (your time)
         </span>
       )}
+    </p>
+  );
+}
+
+/**
+ * Why the submit button beside it is disabled: no uses of this tool left today, and when they come back (the next
+ * midnight UTC, in the visitor's own time). Nothing when uses are left.
+ */
+export function LimitReason({ operation, id }: { operation: OperationId; id?: string }) {
+  const access = useAccess(operation);
+  if (access.reason !== 'DAILY_LIMIT_REACHED') return null;
+  return (
+    <p id={id} className="text-sm text-destructive" role="note" data-testid="limit-reason">
+      <strong>{errorTitle('DAILY_LIMIT_REACHED')}</strong> – You've used all of today's uses of this tool.
+      {access.resetsAt && ` They come back ${resetTimeText(access.resetsAt)} (your time).`}
     </p>
   );
 }

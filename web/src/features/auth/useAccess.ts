@@ -15,9 +15,9 @@ export interface Access {
   /** Called after a job was accepted: today's count changed on the server. */
   onUsed?: () => void;
   signedIn: boolean;
-  /** Today's uses of this operation (signed-in users). */
+  /** Today's uses of this operation. */
   usage?: OperationUsage;
-  /** When today's uses reset (signed-in users). */
+  /** When today's uses reset. */
   resetsAt?: Date;
 }
 
@@ -56,22 +56,17 @@ export function useAccess(operation: OperationId): Access {
 
   if (!me) return { canUse: true, canDownload: true, signedIn: false, onUsed };
   const usage = me.usage[operation];
-  if (me.type === 'guest') {
-    const allowed = usage?.allowed ?? false;
-    return {
-      canUse: allowed,
-      canDownload: me.canDownload,
-      reason: allowed ? undefined : 'FEATURE_RESTRICTED',
-      signedIn: false,
-      onUsed,
-    };
+  const signedIn = me.type !== 'guest';
+  if (!signedIn && !usage?.allowed) {
+    return { canUse: false, canDownload: me.canDownload, reason: 'FEATURE_RESTRICTED', signedIn, onUsed };
   }
+  // Guests are counted too (per session, on the tools open to them), against the same daily allowance.
   const left = usage?.left ?? null;
   return {
     canUse: left === null || left > 0,
     canDownload: me.canDownload,
     reason: left === 0 ? 'DAILY_LIMIT_REACHED' : undefined,
-    signedIn: true,
+    signedIn,
     usage,
     resetsAt: me.resetsAt ? new Date(me.resetsAt) : undefined,
     onUsed,

@@ -52,6 +52,8 @@ export function useAuth() {
       const idToken = await popupSignIn(config.auth);
       const res = await apiRequest('POST', '/api/session', { idToken });
       queryClient.setQueryData(queries.me().queryKey, (await res.json()) as Me);
+      // The guest's jobs are now the account's: read again, their results come at full size.
+      void queryClient.invalidateQueries({ queryKey: queries.job(0).queryKey.slice(0, 1) });
     } catch (err) {
       authErrorToast(err);
     } finally {

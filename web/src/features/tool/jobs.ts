@@ -38,6 +38,21 @@ export interface JobInputs {
   mask?: Blob | null;
   file2?: File | null;
   params: Params;
+  /** One per submission (newIdempotencyKey): a retried or repeated request then makes no second job. */
+  idempotencyKey?: string;
+}
+
+/**
+ * A fresh `Idempotency-Key` (a UUID v4). `crypto.randomUUID` exists only on secure pages (HTTPS, localhost); a
+ * server reached over plain HTTP on a local network gets one made from `crypto.getRandomValues`.
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = ((b[6] as number) & 0x0f) | 0x40;
+  b[8] = ((b[8] as number) & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** `POST /api/images`: the multipart form; errors worded by the server's catalogue code, or as the page's own. */
@@ -55,7 +70,8 @@ export async function submitJob(op: Operation, inputs: JobInputs): Promise<Image
   try {
     // The operation in the address lets the server answer the guest rules before it reads the upload.
     const url = `/api/images?operation=${encodeURIComponent(op.id)}`;
-    res = await fetch(url, { method: 'POST', body: form, credentials: 'include' });
+    const headers: HeadersInit = inputs.idempotencyKey ? { 'Idempotency-Key': inputs.idempotencyKey } : {};
+    res = await fetch(url, { method: 'POST', body: form, credentials: 'include', headers });
   } catch {
     throw ToolError.of('UPLOAD_FAILED');
   }
@@ -118,6 +134,35 @@ export async function fetchJob(id: number | string, signal?: AbortSignal): Promi
     throw ToolError.of('STATUS_FETCH_FAILED');
   }
   throw Object.assign(ToolError.of('STATUS_FETCH_FAILED'), { status: res.status });
+}
+
+/**
+ * Follows a job by push (`GET /api/images/:id/events`, Server-Sent Events): `onJob` gets the job at each change,
+ * and the stream is closed once the job has ended. `onLost` is called (once) when the stream fails or cannot be
+ * opened, so that the caller polls instead. Returns a function that closes the stream.
+ */
+export function streamJob(id: number, onJob: (job: ImageJob) => void, onLost: () => void): () => void {
+  if (typeof EventSource === 'undefined') {
+    onLost();
+    return () => {};
+  }
+  const source = new EventSource(`/api/images/${id}/events`, { withCredentials: true });
+  source.onmessage = (event) => {
+    let job: ImageJob;
+    try {
+      job = JSON.parse(event.data) as ImageJob;
+    } catch {
+      return;
+    }
+    onJob(job);
+    if (job.status !== 'pending') source.close();
+  };
+  // The browser would reconnect on its own; polling takes over instead, which also reports a gone job.
+  source.onerror = () => {
+    source.close();
+    onLost();
+  };
+  return () => source.close();
 }
 
 /** Fetches a file as a blob (cookies included); throws on any non-OK answer. */

@@ -1,9 +1,10 @@
-import { extensionFor, type ImageJob, type Operation, resultFileName } from '@ai-editor/core';
-import { Download, ExternalLink, Loader2 } from 'lucide-react';
+import { extensionFor, type ImageJob, LIMITS, type Operation, resultFileName } from '@ai-editor/core';
+import { Download, ExternalLink, Loader2, LogIn } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { useAuth } from '@/features/auth/useAuth';
 import { cn } from '@/lib/utils';
 import { CHECKERBOARD } from './checkerboard';
 import { ResultView } from './ResultView';
@@ -14,6 +15,25 @@ export { CHECKERBOARD };
 /** Every output of a job: processedUrls, or the single processedUrl of an older answer. */
 export function resultUrls(job: ImageJob): string[] {
   return job.processedUrls?.length ? job.processedUrls : job.processedUrl ? [job.processedUrl] : [];
+}
+
+/** Under a guest's result: it is a preview, and what signing in gives. */
+function PreviewNotice() {
+  const { signIn, busy } = useAuth();
+  return (
+    <div
+      className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border px-4 py-3 text-sm"
+      data-testid="preview-notice"
+    >
+      <p>
+        This is a preview (up to {LIMITS.guestPreviewMaxSidePx} px). Sign in with Google to get the full-size image and
+        the download.
+      </p>
+      <Button size="sm" variant="outline" onClick={signIn} disabled={busy}>
+        <LogIn aria-hidden /> Sign In
+      </Button>
+    </div>
+  );
 }
 
 /** Thumbnails to pick one of several results (shown only when there are several). */
@@ -87,6 +107,7 @@ export function ResultCard({
       </CardHeader>
       <CardContent className="space-y-4">
         <ResultView beforeUrl={beforeUrl} afterUrl={shown} alt={after} />
+        {job.preview && <PreviewNotice />}
         <ResultGallery urls={urls} selected={selected} onSelect={setSelected} />
       </CardContent>
       <CardFooter className="flex flex-wrap gap-3">

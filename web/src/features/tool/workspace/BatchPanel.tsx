@@ -17,10 +17,11 @@ import { toast } from '@/components/ui/use-toast';
 import { UsageNotice } from '@/features/auth/UsageNotice';
 import { queries } from '@/lib/queries';
 import { cn } from '@/lib/utils';
-import { jobPercent, stageLabel, submitJob, ToolError } from '../jobs';
+import { jobPercent, newIdempotencyKey, stageLabel, submitJob, ToolError } from '../jobs';
 import { CHECKERBOARD } from '../result/ResultCard';
 import { useDownload } from '../result/useDownload';
 import { useAccess } from '../useAccess';
+import { useIsRunning, useJobStreams } from '../useJob';
 import { useLimits } from '../useLimits';
 import { batchFileNames, zipResults } from './batch';
 import { ParamControls } from './ParamControls';
@@ -70,12 +71,19 @@ export function BatchPanel({
   const [started, setStarted] = useState(false);
   const names = batchFileNames(op, files);
 
+  // Pushed by the server while they run (a few streams at once); the others, and any whose stream fails, polled.
+  const polled = useJobStreams(
+    items.flatMap((i) => (i.jobId === undefined ? [] : [i.jobId])),
+    useIsRunning(),
+  );
   const jobs = useQueries({
     queries: items.map((item) => ({
       ...queries.job(item.jobId ?? 0),
       enabled: item.jobId !== undefined,
       refetchInterval: (q: { state: { data?: ImageJob } }) =>
-        q.state.data?.status === 'pending' ? LIMITS.pollIntervalToolMs : false,
+        q.state.data?.status === 'pending' && item.jobId !== undefined && polled.has(item.jobId)
+          ? LIMITS.pollIntervalToolMs
+          : false,
     })),
   }).map((q) => q.data);
 
@@ -85,6 +93,11 @@ export function BatchPanel({
   const sent = items.filter((i) => i.jobId !== undefined).length;
   const ended = items.filter((i, n) => i.jobId !== undefined && jobs[n]?.status !== 'pending' && jobs[n]).length;
   const running = submitting || ended < sent;
+
+  // Only as many photos as uses left today are offered (null: not counted); the page says so before the click.
+  const sendable = items.filter((i) => !i.refused && i.jobId === undefined).length;
+  const usesLeft = access.usage?.left ?? null;
+  const offered = usesLeft === null ? sendable : Math.min(sendable, usesLeft);
 
   const setItem = (index: number, patch: Partial<Item>) =>
     setItems((list) => list.map((it, i) => (i === index ? { ...it, ...patch } : it)));
@@ -115,7 +128,8 @@ export function BatchPanel({
       }
       try {
         await checkOutput(op, checked, item.file, maxOutputPixels);
-        const created = await submitJob(op, { file: item.file, params: checked });
+        // One key per photo: a retried request for it makes no second job.
+        const created = await submitJob(op, { file: item.file, params: checked, idempotencyKey: newIdempotencyKey() });
         queryClient.setQueryData(queries.job(created.id).queryKey, created);
         setItem(index, { jobId: created.id });
         access.onUsed?.();
@@ -166,6 +180,18 @@ export function BatchPanel({
             ? `${completed.length} of ${files.length} done${running ? ', working…' : '.'}`
             : `${files.length} photos ready.`}
         </p>
+        {!started && usesLeft !== null && offered < sendable && (
+          <p
+            id="batch-limit-reason"
+            className="text-sm font-medium text-destructive"
+            role="note"
+            data-testid="batch-limit"
+          >
+            {usesLeft === 0
+              ? 'No uses of this tool are left today, so none of these photos can be processed.'
+              : `${usesLeft} use${usesLeft === 1 ? '' : 's'} of this tool left today: the first ${offered} photo${offered === 1 ? '' : 's'} will be processed, the other${sendable - offered === 1 ? '' : 's'} not sent.`}
+          </p>
+        )}
         <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-label="Photos in this batch">
           {items.map((item, i) => (
             <BatchTile
@@ -181,9 +207,15 @@ export function BatchPanel({
       </CardContent>
       <CardFooter className="flex flex-wrap gap-3">
         {!started ? (
-          <Button size="lg" onClick={start} disabled={submitting} data-testid="batch-start">
+          <Button
+            size="lg"
+            onClick={start}
+            disabled={submitting || offered === 0}
+            aria-describedby={offered < sendable ? 'batch-limit-reason' : undefined}
+            data-testid="batch-start"
+          >
             {submitting ? <Loader2 className="animate-spin" aria-hidden /> : <Wand2 aria-hidden />}
-            Process {files.length} images
+            Process {offered} image{offered === 1 ? '' : 's'}
           </Button>
         ) : (
           zip.offered && (

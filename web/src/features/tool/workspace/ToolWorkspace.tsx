@@ -9,26 +9,27 @@ import {
   type Params,
   type ParamValue,
 } from '@ai-editor/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Loader2, Sparkles, Wand2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
-import { UsageNotice } from '@/features/auth/UsageNotice';
+import { LimitReason, UsageNotice } from '@/features/auth/UsageNotice';
 import { fetchResultPhoto } from '@/features/library/api';
 import { JobGone, jobGoneState } from '@/features/library/JobGone';
 import { UseInTool } from '@/features/library/UseInTool';
 import { queries } from '@/lib/queries';
 import { useServerConfig } from '@/lib/server';
-import { type JobSource, submitJob, ToolError } from '../jobs';
+import { type JobSource, newIdempotencyKey, submitJob, ToolError } from '../jobs';
 import { MaskEditor, type MaskEditorHandle } from '../mask-editor/MaskEditor';
 import { CancelJobButton } from '../result/CancelJobButton';
 import { FillTries, RETRYABLE, TryAnotherFill } from '../result/FillTries';
 import { JobProgress } from '../result/JobProgress';
 import { ResultCard } from '../result/ResultCard';
 import { useAccess } from '../useAccess';
+import { useJob } from '../useJob';
 import { useLimits } from '../useLimits';
 import { BatchPanel } from './BatchPanel';
 import { fetchRanWith } from './jobInputs';
@@ -130,12 +131,8 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   };
   const resultRef = useRef<HTMLDivElement>(null);
 
-  const { data: job, error: pollError } = useQuery({
-    ...queries.job(jobId ?? 0),
-    enabled: jobId !== null,
-    refetchInterval: (q) =>
-      q.state.status === 'success' && q.state.data?.status === 'pending' ? LIMITS.pollIntervalToolMs : false,
-  });
+  // Pushed by the server while it runs; polled only when the stream is not available.
+  const { data: job, error: pollError } = useJob(jobId);
 
   const restoreFrom = job?.id === restoring.current && job?.operation === op.id ? job : undefined;
   useEffect(() => {
@@ -201,11 +198,18 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
 
   const setParam = (name: string, value: ParamValue) => setParams((p) => ({ ...p, [name]: value }));
 
+  // Set at the first click, before anything is awaited: a double-click sends one submission.
+  const sending = useRef(false);
   const submit = async () => {
+    if (sending.current) return;
     if (!access.canUse) {
       errorToast(access.reason ?? 'FEATURE_RESTRICTED');
       return;
     }
+    sending.current = true;
+    setSubmitting(true);
+    // One key per submission: should the request be sent twice (a retry), the server makes one job of it.
+    const idempotencyKey = newIdempotencyKey();
     try {
       // A chained result is the server's own file: no upload, so no upload limit.
       if (op.input !== 'prompt' && !source) {
@@ -223,15 +227,22 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
       if (source && !file) throw ToolError.of('IMAGE_LOAD_FAILED');
       // A new request clears the earlier result.
       setJobId(null);
-      setSubmitting(true);
       // Only the fields the operation takes travel; text2img with an empty prompt is refused above.
-      const created = await submitJob(op, { file: source ? null : file, source, file2, mask, params: checked });
+      const created = await submitJob(op, {
+        file: source ? null : file,
+        source,
+        file2,
+        mask,
+        params: checked,
+        idempotencyKey,
+      });
       queryClient.setQueryData(queries.job(created.id).queryKey, created);
       showJob(created.id);
       access.onUsed?.();
     } catch (err) {
       showError(err);
     } finally {
+      sending.current = false;
       setSubmitting(false);
     }
   };
@@ -288,7 +299,14 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
           )}
           <ParamControls defs={op.params} values={params} onChange={setParam} disabled={busy} />
           {needsPhoto && <PhotoEstimate operation={op.id} file={file} params={params} />}
-          <Button size="lg" onClick={submit} disabled={busy} data-testid="submit">
+          <Button
+            size="lg"
+            onClick={submit}
+            // No uses left today: disabled, with the reason and when uses come back beside it.
+            disabled={busy || access.reason === 'DAILY_LIMIT_REACHED'}
+            aria-describedby={access.reason === 'DAILY_LIMIT_REACHED' ? 'limit-reason' : undefined}
+            data-testid="submit"
+          >
             {busy ? (
               <Loader2 className="animate-spin" aria-hidden />
             ) : needsPhoto ? (
@@ -298,6 +316,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
             )}
             {needsPhoto ? 'Process Image' : 'Generate'}
           </Button>
+          <LimitReason operation={op.id} id="limit-reason" />
         </CardContent>
       </Card>
 
