@@ -16,7 +16,10 @@ export interface paths {
         /** My images: my jobs, newest first, one page at a time */
         get: operations["listMyImages"];
         put?: never;
-        /** Submit a job (multipart form) */
+        /**
+         * Submit a job (multipart form)
+         * @description Send an `Idempotency-Key` header (a UUID per submission) to make retries safe: the same key again within 24 hours answers 200 with the job it made, without a new use; the same key with a different submission is a 422 (IDEMPOTENCY_KEY_REUSED).
+         */
         post: operations["submitJob"];
         /** Delete all of my jobs now */
         delete: operations["deleteAllMyImages"];
@@ -38,6 +41,40 @@ export interface paths {
         post?: never;
         /** Delete one of my jobs now: its files and its record */
         delete: operations["deleteMyImage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/images/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Another try of an object-removal or inpainting job on the same photo and mask, with other source choices; no use is counted within 10 minutes of the first job (up to 5 tries) */
+        post: operations["retryFill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/images/{id}/tries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A job and its other tries (Try another fill), the first job first */
+        get: operations["listTries"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -197,6 +234,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/images/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A job and its status as Server-Sent Events, until it completes or fails
+         * @description Each event's data is the job as GET /api/images/:id answers it: first as it is now, then at each change (progress, completion, failure); the stream ends after the job ends. Lines starting with ":" are heartbeats.
+         */
+        get: operations["streamJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/images/{id}/thumbnail": {
         parameters: {
             query?: never;
@@ -306,6 +363,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process answers */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: database, storage, queue and at least one engine host ready (503 otherwise) */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/config": {
         parameters: {
             query?: never;
@@ -340,28 +431,189 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every visitor's jobs, newest first: waiting, running, failed (with the logged reason), ...
+         * @description Administrators only (ADMIN_EMAILS): anyone else, guests included, gets 403 ADMIN_ONLY.
+         */
+        get: operations["adminListJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel anyone's waiting or running job: it fails 'Cancelled' and the use goes back
+         * @description Administrators only (ADMIN_EMAILS): anyone else, guests included, gets 403 ADMIN_ONLY.
+         */
+        post: operations["adminCancelJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/engines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every process's engine hosts; per operation: loaded, jobs in the last hour, p50/p95 over 24 h
+         * @description Administrators only (ADMIN_EMAILS): anyone else, guests included, gets 403 ADMIN_ONLY.
+         */
+        get: operations["adminEngines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Jobs per day per operation over 30 days, distinct users, top users
+         * @description Administrators only (ADMIN_EMAILS): anyone else, guests included, gets 403 ADMIN_ONLY.
+         */
+        get: operations["adminUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accounts whose email contains `email` (every account, latest first, without it)
+         * @description Administrators only (ADMIN_EMAILS): anyone else, guests included, gets 403 ADMIN_ONLY.
+         */
+        get: operations["adminFindAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{uid}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block an account: its requests get 403 'Account suspended', its pending jobs are cancelled
+         * @description Administrators only (ADMIN_EMAILS): anyone else, guests included, gets 403 ADMIN_ONLY.
+         */
+        post: operations["adminBlockAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{uid}/unblock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unblock an account
+         * @description Administrators only (ADMIN_EMAILS): anyone else, guests included, gets 403 ADMIN_ONLY.
+         */
+        post: operations["adminUnblockAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest administrator actions: who, what, on which target, when
+         * @description Administrators only (ADMIN_EMAILS): anyone else, guests included, gets 403 ADMIN_ONLY.
+         */
+        get: operations["adminAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Error: {
             /** @enum {string} */
-            code: "FILE_REQUIRED" | "FILE_TOO_LARGE" | "INVALID_FILE_TYPE" | "TOO_MANY_FILES" | "BATCH_TOO_MANY" | "UNEXPECTED_FILE" | "IMAGE_UNREADABLE" | "IMAGE_TOO_MANY_PIXELS" | "OUTPUT_TOO_LARGE" | "MASK_COVERS_PHOTO" | "MASK_EMPTY" | "MASK_SIZE_MISMATCH" | "UNKNOWN_OPERATION" | "INVALID_PARAMETER" | "PROMPT_REQUIRED" | "PROMPT_IMG_KEYWORD" | "OPERATION_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "RESULT_NOT_READY" | "RESULT_EXPIRED" | "BAD_REQUEST" | "MALFORMED_UPLOAD" | "BODY_TOO_LARGE" | "CROSS_SITE_REQUEST" | "OUT_OF_STORAGE" | "RATE_LIMITED" | "INTERNAL" | "FEATURE_RESTRICTED" | "DOWNLOAD_RESTRICTED" | "DAILY_LIMIT_REACHED" | "INVALID_TOKEN" | "AUTH_UNAVAILABLE" | "INVALID_API_KEY" | "API_KEY_FORBIDDEN" | "API_KEY_NOT_FOUND" | "WEBHOOK_NEEDS_API_KEY" | "WEBHOOK_REFUSED" | "UPLOAD_FAILED" | "PROCESS_FAILED" | "NO_IMAGE_ID" | "STATUS_FETCH_FAILED" | "PROCESSING_FAILED" | "DOWNLOAD_FAILED" | "RESULT_PAGE_FAILED" | "UNKNOWN_ERROR" | "RESULT_DOWNLOAD_FAILED" | "IMAGE_LOAD_FAILED" | "JOB_EXPIRED" | "JOB_NOT_AVAILABLE" | "JOB_CANCELLED" | "PROCESSING_TIMED_OUT" | "WORKER_CRASHED" | "INTERRUPTED" | "CANCELLED" | "JOB_FINISHED" | "ENGINE_FAILED" | "ENGINE_OUT_OF_MEMORY" | "JOB_KILLED_HOST" | "SELECT_PROMPT_INVALID" | "NOTHING_SELECTED" | "SELECT_UNAVAILABLE" | "AUTH_POPUP_BLOCKED" | "AUTH_CANCELLED_POPUP_REQUEST" | "AUTH_UNAUTHORIZED_DOMAIN" | "AUTH_OPERATION_NOT_ALLOWED" | "AUTH_INVALID_API_KEY" | "AUTH_OTHER";
+            code: "FILE_REQUIRED" | "FILE_TOO_LARGE" | "INVALID_FILE_TYPE" | "TOO_MANY_FILES" | "BATCH_TOO_MANY" | "UNEXPECTED_FILE" | "IMAGE_UNREADABLE" | "IMAGE_TOO_MANY_PIXELS" | "OUTPUT_TOO_LARGE" | "MASK_COVERS_PHOTO" | "MASK_REQUIRED" | "MASK_EMPTY" | "MASK_SIZE_MISMATCH" | "UNKNOWN_OPERATION" | "INVALID_PARAMETER" | "PROMPT_REQUIRED" | "PROMPT_IMG_KEYWORD" | "OPERATION_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "RESULT_NOT_READY" | "RETRY_NOT_AVAILABLE" | "RESULT_EXPIRED" | "BAD_REQUEST" | "MALFORMED_UPLOAD" | "BODY_TOO_LARGE" | "CROSS_SITE_REQUEST" | "OUT_OF_STORAGE" | "RATE_LIMITED" | "INTERNAL" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "FEATURE_RESTRICTED" | "DOWNLOAD_RESTRICTED" | "DAILY_LIMIT_REACHED" | "ACCOUNT_SUSPENDED" | "ADMIN_ONLY" | "INVALID_TOKEN" | "AUTH_UNAVAILABLE" | "INVALID_API_KEY" | "API_KEY_FORBIDDEN" | "API_KEY_NOT_FOUND" | "WEBHOOK_NEEDS_API_KEY" | "WEBHOOK_REFUSED" | "UPLOAD_FAILED" | "PROCESS_FAILED" | "NO_IMAGE_ID" | "STATUS_FETCH_FAILED" | "PROCESSING_FAILED" | "DOWNLOAD_FAILED" | "RESULT_PAGE_FAILED" | "UNKNOWN_ERROR" | "RESULT_DOWNLOAD_FAILED" | "IMAGE_LOAD_FAILED" | "JOB_EXPIRED" | "JOB_NOT_AVAILABLE" | "JOB_CANCELLED" | "PROCESSING_TIMED_OUT" | "WORKER_CRASHED" | "INTERRUPTED" | "CANCELLED" | "JOB_FINISHED" | "ENGINE_FAILED" | "ENGINE_OUT_OF_MEMORY" | "JOB_KILLED_HOST" | "SELECT_PROMPT_INVALID" | "NOTHING_SELECTED" | "SELECT_UNAVAILABLE" | "AUTH_POPUP_BLOCKED" | "AUTH_CANCELLED_POPUP_REQUEST" | "AUTH_UNAUTHORIZED_DOMAIN" | "AUTH_OPERATION_NOT_ALLOWED" | "AUTH_INVALID_API_KEY" | "AUTH_OTHER";
             message: string;
+            requestId?: string;
         };
     };
     responses: {
         /**
          * @description An error: its code (x-http-status gives each code's status) and the message to show.
-         *     - 400: FILE_REQUIRED, TOO_MANY_FILES, BATCH_TOO_MANY, UNEXPECTED_FILE, UNKNOWN_OPERATION, INVALID_PARAMETER, PROMPT_REQUIRED, PROMPT_IMG_KEYWORD, BAD_REQUEST, MALFORMED_UPLOAD, WEBHOOK_NEEDS_API_KEY, SELECT_PROMPT_INVALID, AUTH_POPUP_BLOCKED, AUTH_CANCELLED_POPUP_REQUEST, AUTH_UNAUTHORIZED_DOMAIN, AUTH_OPERATION_NOT_ALLOWED, AUTH_INVALID_API_KEY, AUTH_OTHER
+         *     - 400: FILE_REQUIRED, TOO_MANY_FILES, BATCH_TOO_MANY, UNEXPECTED_FILE, MASK_REQUIRED, UNKNOWN_OPERATION, INVALID_PARAMETER, PROMPT_REQUIRED, PROMPT_IMG_KEYWORD, BAD_REQUEST, MALFORMED_UPLOAD, WEBHOOK_NEEDS_API_KEY, SELECT_PROMPT_INVALID, AUTH_POPUP_BLOCKED, AUTH_CANCELLED_POPUP_REQUEST, AUTH_UNAUTHORIZED_DOMAIN, AUTH_OPERATION_NOT_ALLOWED, AUTH_INVALID_API_KEY, AUTH_OTHER
          *     - 401: INVALID_TOKEN, INVALID_API_KEY
-         *     - 403: CROSS_SITE_REQUEST, FEATURE_RESTRICTED, DOWNLOAD_RESTRICTED, API_KEY_FORBIDDEN
+         *     - 403: CROSS_SITE_REQUEST, FEATURE_RESTRICTED, DOWNLOAD_RESTRICTED, ACCOUNT_SUSPENDED, ADMIN_ONLY, API_KEY_FORBIDDEN
          *     - 404: NOT_FOUND, ROUTE_NOT_FOUND, API_KEY_NOT_FOUND, JOB_NOT_AVAILABLE
-         *     - 409: RESULT_NOT_READY, JOB_CANCELLED, CANCELLED, JOB_FINISHED
+         *     - 409: RESULT_NOT_READY, RETRY_NOT_AVAILABLE, IDEMPOTENCY_KEY_IN_USE, JOB_CANCELLED, CANCELLED, JOB_FINISHED
          *     - 410: RESULT_EXPIRED, JOB_EXPIRED
          *     - 413: FILE_TOO_LARGE, BODY_TOO_LARGE
          *     - 415: INVALID_FILE_TYPE
-         *     - 422: IMAGE_UNREADABLE, IMAGE_TOO_MANY_PIXELS, OUTPUT_TOO_LARGE, MASK_COVERS_PHOTO, MASK_EMPTY, MASK_SIZE_MISMATCH, WEBHOOK_REFUSED, ENGINE_OUT_OF_MEMORY, NOTHING_SELECTED
+         *     - 422: IMAGE_UNREADABLE, IMAGE_TOO_MANY_PIXELS, OUTPUT_TOO_LARGE, MASK_COVERS_PHOTO, MASK_EMPTY, MASK_SIZE_MISMATCH, IDEMPOTENCY_KEY_REUSED, WEBHOOK_REFUSED, ENGINE_OUT_OF_MEMORY, NOTHING_SELECTED
          *     - 429: RATE_LIMITED, DAILY_LIMIT_REACHED
          *     - 500: INTERNAL, UPLOAD_FAILED, PROCESS_FAILED, NO_IMAGE_ID, STATUS_FETCH_FAILED, PROCESSING_FAILED, DOWNLOAD_FAILED, RESULT_PAGE_FAILED, UNKNOWN_ERROR, RESULT_DOWNLOAD_FAILED, IMAGE_LOAD_FAILED, PROCESSING_TIMED_OUT, WORKER_CRASHED, INTERRUPTED, ENGINE_FAILED, JOB_KILLED_HOST
          *     - 503: OPERATION_UNAVAILABLE, AUTH_UNAVAILABLE, SELECT_UNAVAILABLE
@@ -439,6 +691,8 @@ export interface operations {
                             /** @description The job whose result was this job's photo */
                             sourceImageId: number | null;
                             sourceIndex: number | null;
+                            /** @description Results are previews (long side at most 1024 px) until the owner signs in (guest jobs) */
+                            preview?: boolean;
                             thumbnailUrl: string | null;
                             /**
                              * Format: date-time
@@ -460,7 +714,10 @@ export interface operations {
                 /** @description The operation, so that guest rules answer before the upload */
                 operation?: string;
             };
-            header?: never;
+            header?: {
+                /** @description One key per submission (a UUID): a repeat within 24 hours answers with the same job (200, no new use); the same key with a different submission is a 422 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1110,7 +1367,54 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The job an earlier request with this Idempotency-Key made */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        operation: string;
+                        /** @enum {string} */
+                        status: "pending" | "completed" | "failed";
+                        originalUrl: string | null;
+                        /** @description The mask the job ran with (tools that take one) */
+                        maskUrl: string | null;
+                        /** @description The second photo (face swap) */
+                        secondPhotoUrl: string | null;
+                        processedUrl: string | null;
+                        processedUrls: string[];
+                        downloadUrls: string[];
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        /** @description While pending: stage, percent (where known), queuePosition. When failed: error (the message to show) and, where the error catalogue has one, errorCode. */
+                        metadata: {
+                            stage?: string;
+                            percent?: number | null;
+                            queuePosition?: number;
+                            error?: string;
+                            errorCode?: string;
+                            expired?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        completedAt: string | null;
+                        /** @description The job whose result was this job's photo */
+                        sourceImageId: number | null;
+                        sourceIndex: number | null;
+                        /** @description Results are previews (long side at most 1024 px) until the owner signs in (guest jobs) */
+                        preview?: boolean;
+                    };
+                };
+            };
+            /** @description The new job */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1152,6 +1456,8 @@ export interface operations {
                         /** @description The job whose result was this job's photo */
                         sourceImageId: number | null;
                         sourceIndex: number | null;
+                        /** @description Results are previews (long side at most 1024 px) until the owner signs in (guest jobs) */
+                        preview?: boolean;
                     };
                 };
             };
@@ -1234,6 +1540,8 @@ export interface operations {
                         /** @description The job whose result was this job's photo */
                         sourceImageId: number | null;
                         sourceIndex: number | null;
+                        /** @description Results are previews (long side at most 1024 px) until the owner signs in (guest jobs) */
+                        preview?: boolean;
                     };
                 };
             };
@@ -1257,6 +1565,130 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    retryFill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        operation: string;
+                        /** @enum {string} */
+                        status: "pending" | "completed" | "failed";
+                        originalUrl: string | null;
+                        /** @description The mask the job ran with (tools that take one) */
+                        maskUrl: string | null;
+                        /** @description The second photo (face swap) */
+                        secondPhotoUrl: string | null;
+                        processedUrl: string | null;
+                        processedUrls: string[];
+                        downloadUrls: string[];
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        /** @description While pending: stage, percent (where known), queuePosition. When failed: error (the message to show) and, where the error catalogue has one, errorCode. */
+                        metadata: {
+                            stage?: string;
+                            percent?: number | null;
+                            queuePosition?: number;
+                            error?: string;
+                            errorCode?: string;
+                            expired?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        completedAt: string | null;
+                        /** @description The job whose result was this job's photo */
+                        sourceImageId: number | null;
+                        sourceIndex: number | null;
+                        /** @description Results are previews (long side at most 1024 px) until the owner signs in (guest jobs) */
+                        preview?: boolean;
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    listTries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tries: {
+                            id: number;
+                            operation: string;
+                            /** @enum {string} */
+                            status: "pending" | "completed" | "failed";
+                            originalUrl: string | null;
+                            /** @description The mask the job ran with (tools that take one) */
+                            maskUrl: string | null;
+                            /** @description The second photo (face swap) */
+                            secondPhotoUrl: string | null;
+                            processedUrl: string | null;
+                            processedUrls: string[];
+                            downloadUrls: string[];
+                            parameters: {
+                                [key: string]: unknown;
+                            };
+                            /** @description While pending: stage, percent (where known), queuePosition. When failed: error (the message to show) and, where the error catalogue has one, errorCode. */
+                            metadata: {
+                                stage?: string;
+                                percent?: number | null;
+                                queuePosition?: number;
+                                error?: string;
+                                errorCode?: string;
+                                expired?: boolean;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: date-time */
+                            completedAt: string | null;
+                            /** @description The job whose result was this job's photo */
+                            sourceImageId: number | null;
+                            sourceIndex: number | null;
+                            /** @description Results are previews (long side at most 1024 px) until the owner signs in (guest jobs) */
+                            preview?: boolean;
+                        }[];
+                    };
+                };
             };
             default: components["responses"]["Error"];
         };
@@ -1314,6 +1746,8 @@ export interface operations {
                         /** @description The job whose result was this job's photo */
                         sourceImageId: number | null;
                         sourceIndex: number | null;
+                        /** @description Results are previews (long side at most 1024 px) until the owner signs in (guest jobs) */
+                        preview?: boolean;
                     };
                 };
             };
@@ -1579,6 +2013,67 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    streamJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream; each `data:` line holds one job (the imageJob schema) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        id: number;
+                        operation: string;
+                        /** @enum {string} */
+                        status: "pending" | "completed" | "failed";
+                        originalUrl: string | null;
+                        /** @description The mask the job ran with (tools that take one) */
+                        maskUrl: string | null;
+                        /** @description The second photo (face swap) */
+                        secondPhotoUrl: string | null;
+                        processedUrl: string | null;
+                        processedUrls: string[];
+                        downloadUrls: string[];
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        /** @description While pending: stage, percent (where known), queuePosition. When failed: error (the message to show) and, where the error catalogue has one, errorCode. */
+                        metadata: {
+                            stage?: string;
+                            percent?: number | null;
+                            queuePosition?: number;
+                            error?: string;
+                            errorCode?: string;
+                            expired?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        completedAt: string | null;
+                        /** @description The job whose result was this job's photo */
+                        sourceImageId: number | null;
+                        sourceIndex: number | null;
+                        /** @description Results are previews (long side at most 1024 px) until the owner signs in (guest jobs) */
+                        preview?: boolean;
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     getThumbnail: {
         parameters: {
             query?: never;
@@ -1633,6 +2128,7 @@ export interface operations {
                         /** @enum {string} */
                         type: "guest" | "authenticated";
                         canDownload: boolean;
+                        admin: boolean;
                         usage: {
                             [key: string]: {
                                 allowed: boolean;
@@ -1643,7 +2139,7 @@ export interface operations {
                         };
                         /**
                          * Format: date-time
-                         * @description When today's uses reset (next midnight UTC); null for guests
+                         * @description When today's uses reset (next midnight UTC)
                          */
                         resetsAt: string | null;
                     };
@@ -1677,6 +2173,7 @@ export interface operations {
                         /** @enum {string} */
                         type: "guest" | "authenticated";
                         canDownload: boolean;
+                        admin: boolean;
                         usage: {
                             [key: string]: {
                                 allowed: boolean;
@@ -1687,7 +2184,7 @@ export interface operations {
                         };
                         /**
                          * Format: date-time
-                         * @description When today's uses reset (next midnight UTC); null for guests
+                         * @description When today's uses reset (next midnight UTC)
                          */
                         resetsAt: string | null;
                     };
@@ -1721,6 +2218,7 @@ export interface operations {
                         /** @enum {string} */
                         type: "guest" | "authenticated";
                         canDownload: boolean;
+                        admin: boolean;
                         usage: {
                             [key: string]: {
                                 allowed: boolean;
@@ -1731,7 +2229,7 @@ export interface operations {
                         };
                         /**
                          * Format: date-time
-                         * @description When today's uses reset (next midnight UTC); null for guests
+                         * @description When today's uses reset (next midnight UTC)
                          */
                         resetsAt: string | null;
                     };
@@ -1941,6 +2439,78 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready" | "not-ready";
+                        checks: {
+                            database: boolean;
+                            storage: boolean;
+                            queue: boolean;
+                            engineHost: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready" | "not-ready";
+                        checks: {
+                            database: boolean;
+                            storage: boolean;
+                            queue: boolean;
+                            engineHost: boolean;
+                        };
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     getConfig: {
         parameters: {
             query?: never;
@@ -2024,6 +2594,333 @@ export interface operations {
                     "application/json": {
                         id: number;
                         message: string;
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    adminListJobs: {
+        parameters: {
+            query?: {
+                status?: "waiting" | "running" | "pending" | "completed" | "failed";
+                operation?: string;
+                /** @description Failed jobs with this error code */
+                code?: string;
+                /** @description One account's jobs */
+                uid?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobs: {
+                            id: number;
+                            operation: string;
+                            /** @enum {string} */
+                            status: "pending" | "completed" | "failed";
+                            /** @enum {string|null} */
+                            phase: "waiting" | "running" | null;
+                            owner: {
+                                uid: string | null;
+                                email: string | null;
+                                guest: boolean;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            /** Format: date-time */
+                            completedAt: string | null;
+                            ageMs: number;
+                            stage: string | null;
+                            percent: number | null;
+                            engineHost: string | null;
+                            errorCode: string | null;
+                            error: string | null;
+                            reason: string | null;
+                            photo: {
+                                width: number;
+                                height: number;
+                                bytes: number;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    adminCancelJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        operation: string;
+                        /** @enum {string} */
+                        status: "pending" | "completed" | "failed";
+                        /** @enum {string|null} */
+                        phase: "waiting" | "running" | null;
+                        owner: {
+                            uid: string | null;
+                            email: string | null;
+                            guest: boolean;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        startedAt: string | null;
+                        /** Format: date-time */
+                        completedAt: string | null;
+                        ageMs: number;
+                        stage: string | null;
+                        percent: number | null;
+                        engineHost: string | null;
+                        errorCode: string | null;
+                        error: string | null;
+                        reason: string | null;
+                        photo: {
+                            width: number;
+                            height: number;
+                            bytes: number;
+                        } | null;
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    adminEngines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        processes: {
+                            name: string;
+                            /** Format: date-time */
+                            reportedAt: string;
+                            memoryBudgetMb: number;
+                            replaced: number;
+                            hosts: {
+                                pid: number | null;
+                                ready: boolean;
+                                busy: boolean;
+                                rssMb: number;
+                                loaded: string[];
+                            }[];
+                        }[];
+                        operations: {
+                            operation: string;
+                            name: string;
+                            engine: string | null;
+                            loaded: boolean;
+                            jobsLastHour: number;
+                            p50Ms: number | null;
+                            p95Ms: number | null;
+                        }[];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    adminUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        days: {
+                            day: string;
+                            operation: string;
+                            jobs: number;
+                        }[];
+                        distinctUsers: number;
+                        topUsers: {
+                            uid: string;
+                            email: string | null;
+                            jobs: number;
+                        }[];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    adminFindAccounts: {
+        parameters: {
+            query?: {
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: {
+                            uid: string;
+                            email: string | null;
+                            name: string | null;
+                            /** Format: date-time */
+                            lastSeenAt: string;
+                            /** Format: date-time */
+                            blockedAt: string | null;
+                            jobs: number;
+                        }[];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    adminBlockAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account: {
+                            uid: string;
+                            email: string | null;
+                            name: string | null;
+                            /** Format: date-time */
+                            lastSeenAt: string;
+                            /** Format: date-time */
+                            blockedAt: string | null;
+                            jobs: number;
+                        };
+                        cancelledJobs: number[];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    adminUnblockAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account: {
+                            uid: string;
+                            email: string | null;
+                            name: string | null;
+                            /** Format: date-time */
+                            lastSeenAt: string;
+                            /** Format: date-time */
+                            blockedAt: string | null;
+                            jobs: number;
+                        };
+                        cancelledJobs: number[];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    adminAuditLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            id: number;
+                            actorUid: string;
+                            actorEmail: string | null;
+                            action: string;
+                            target: string;
+                            /** Format: date-time */
+                            at: string;
+                        }[];
                     };
                 };
             };

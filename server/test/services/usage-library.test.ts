@@ -76,6 +76,7 @@ const row = (id: number, extra: Partial<ImageRow> = {}) =>
     maskKey: null,
     file2Key: null,
     resultKeys: [],
+    metadata: {},
     ...extra,
   }) as ImageRow;
 
