@@ -11,8 +11,8 @@ const started = await (async () => {
   const built = await buildApp({ config, logger: loggerOptions() });
   return { config, ...built };
 })().catch(exitOnStartupError);
-const { app, config, close } = started;
-exitOnSignals(close, app.log);
+const { app, config, close, pool } = started;
+exitOnSignals(close, app.log, { killNow: () => pool?.killHostsNow() });
 if (config.auth.mode === 'emulator' && config.hostExplicit && !isLoopback(config.host)) {
   app.log.warn(
     `HOST=${config.host} with emulator sign-in: the emulator accepts unsigned tokens, so anyone who can reach this ` +

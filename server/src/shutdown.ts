@@ -43,20 +43,29 @@ export function ignoreBrokenPipes(): void {
 /**
  * On SIGINT or SIGTERM: `close()`, then exit 0 (1 if it failed). The process exits by `deadlineMs` after the first
  * signal even if `close()` has not finished, and at once on a second signal (Ctrl+C twice, or an impatient
- * supervisor).
+ * supervisor); before such an early exit `killNow()` ends what must not outlive the process (the engine hosts).
  */
-export function exitOnSignals(close: () => Promise<void>, log: ShutdownLog, deadlineMs = SHUTDOWN_DEADLINE_MS): void {
+export function exitOnSignals(
+  close: () => Promise<void>,
+  log: ShutdownLog,
+  opts: { deadlineMs?: number; killNow?: () => void } = {},
+): void {
+  const deadlineMs = opts.deadlineMs ?? SHUTDOWN_DEADLINE_MS;
+  const exitNow = () => {
+    safely(() => opts.killNow?.());
+    process.exit(1);
+  };
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stopping) {
         safely(() => log.info(`${signal} again: exiting now`));
-        process.exit(1);
+        exitNow();
       }
       stopping = true;
       setTimeout(() => {
         safely(() => log.error({}, `shutdown did not finish within ${deadlineMs} ms: exiting`));
-        process.exit(1);
+        exitNow();
       }, deadlineMs);
       safely(() => log.info(`${signal}: finishing running jobs`));
       close().then(

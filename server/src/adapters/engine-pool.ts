@@ -262,6 +262,11 @@ export class EnginePool {
     return this.opts.hosts + (this.opts.quickHosts ?? 0);
   }
 
+  /** Ends every host at once (SIGKILL), for a process that exits now: hosts busy in native code never linger. */
+  killHostsNow(): void {
+    for (const host of this.hosts) host.end('cancelled');
+  }
+
   /** Every host drops what its engines keep about this photo (`photoKey`): it was deleted or expired. */
   forget(photo: string): void {
     const command: ForgetCommand = { type: 'forget', photo };
