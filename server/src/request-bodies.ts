@@ -28,6 +28,9 @@ export function drainBody(raw: IncomingMessage, opts: { maxBytes: number; maxMs:
     raw.on('data', onData);
     raw.once('end', finish);
     raw.once('close', finish);
+    // A refused multipart form is still piped into its parser, whose back-pressure would pause the body again:
+    // cut the pipe, so that the rest flows here only.
+    raw.unpipe();
     raw.resume();
   });
 }
