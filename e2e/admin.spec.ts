@@ -77,7 +77,8 @@ test('an admin sees the running job of another visitor, cancels it, and sees fai
   await expect(runningRow).toContainText('super-resolution');
   await expect(runningRow).toContainText('running', { timeout: 60_000 });
   await expect(runningRow).toContainText(visitor.email);
-  await expect(queue.getByRole('row').filter({ hasText: `#${waiting}` })).toContainText('waiting');
+  // The second job waits for the host, or runs already where the server has a second one free.
+  await expect(queue.getByRole('row').filter({ hasText: `#${waiting}` })).toContainText(/waiting|running/);
   await page.screenshot({ path: path.join(SHOTS, 'admin-queue.png'), fullPage: true });
 
   await runningRow.getByRole('button', { name: `Cancel job ${running}` }).click();

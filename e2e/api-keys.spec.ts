@@ -24,7 +24,7 @@ test('creates an API key on the API keys page, copies it, and revokes it', async
   const key = await shown.inputValue();
   await expect(page.getByTestId('new-key-secret')).toHaveValue(/^whsec_/);
   await page.getByRole('button', { name: 'Copy API key' }).click();
-  await expect(page.getByText('API key copied to the clipboard.')).toBeVisible();
+  await expect(page.getByText('API key copied to the clipboard.', { exact: true })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
   await page.screenshot({ path: info.outputPath('api-keys.png'), fullPage: true });
 
