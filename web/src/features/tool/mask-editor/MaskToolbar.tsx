@@ -11,7 +11,7 @@ import {
   ZoomIn,
   ZoomOut,
 } from 'lucide-react';
-import type { RefObject } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import type { ReactZoomPanPinchRef } from 'react-zoom-pan-pinch';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/input';
@@ -109,36 +109,13 @@ export function MaskToolbar({
           <Trash2 aria-hidden /> <span className={LABEL}>Clear</span>
         </Button>
         <span className="mx-1 h-6 w-px bg-border max-sm:hidden" aria-hidden />
-        <Button
-          type="button"
-          variant="ghost"
-          size="icon"
-          className="max-sm:h-9 max-sm:w-9"
-          onClick={() => zoomRef.current?.zoomIn()}
-          aria-label="Zoom in"
-        >
-          <ZoomIn aria-hidden />
-        </Button>
-        <Button
-          type="button"
-          variant="ghost"
-          size="icon"
-          className="max-sm:h-9 max-sm:w-9"
-          onClick={() => zoomRef.current?.zoomOut()}
-          aria-label="Zoom out"
-        >
-          <ZoomOut aria-hidden />
-        </Button>
-        <Button
-          type="button"
-          variant="ghost"
-          size="icon"
-          className="max-sm:h-9 max-sm:w-9"
+        <ZoomButton label="Zoom in" onClick={() => zoomRef.current?.zoomIn()} icon={<ZoomIn aria-hidden />} />
+        <ZoomButton label="Zoom out" onClick={() => zoomRef.current?.zoomOut()} icon={<ZoomOut aria-hidden />} />
+        <ZoomButton
+          label="Reset zoom"
           onClick={() => zoomRef.current?.resetTransform()}
-          aria-label="Reset zoom"
-        >
-          <RotateCcw aria-hidden />
-        </Button>
+          icon={<RotateCcw aria-hidden />}
+        />
       </div>
       <div className="flex items-center gap-3">
         <Label id="brush-size-label" className="shrink-0">
@@ -187,6 +164,22 @@ function ToolButton({
       disabled={disabled}
     >
       {children} <span className={LABEL}>{label}</span>
+    </Button>
+  );
+}
+
+/** One of the zoom controls: an icon button named by its label. */
+function ZoomButton({ label, onClick, icon }: { label: string; onClick: () => void; icon: ReactNode }) {
+  return (
+    <Button
+      type="button"
+      variant="ghost"
+      size="icon"
+      className="max-sm:h-9 max-sm:w-9"
+      onClick={onClick}
+      aria-label={label}
+    >
+      {icon}
     </Button>
   );
 }
