@@ -3,13 +3,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LIMITS, OPERATIONS, type OperationId } from '@ai-editor/core';
 import type { RateLimit } from './adapters/rate-limiter.js';
+import { type AuthConfig, loadAuthConfig } from './config-auth.js';
 import { env, parseEnv } from './config-env.js';
 import { loadScaleOutConfig, type ScaleOutConfig } from './config-scale-out.js';
-import { type AuthConfig, loadAuthConfig } from './services/auth/config.js';
+import { ENGINE_CHOICES, type EngineChoice, type EngineSettings } from './engines/settings.js';
 import { StartupError } from './startup-errors.js';
 
 /** Every setting of the server, read once from the environment, with the embedded defaults. */
-export interface Config {
+export interface Config extends EngineSettings {
   port: number;
   host: string;
   /** HOST was set explicitly (emulator sign-in otherwise binds 127.0.0.1 only). */
@@ -48,16 +49,6 @@ export interface Config {
   storageMinFreeBytes: number;
   sweepIntervalMs: number;
   sessionSecret?: string;
-  /** Per-operation engine choice (ENGINE_<OPERATION>); unset means the default rule. */
-  engineChoice: Partial<Record<OperationId, EngineChoice>>;
-  replicateApiToken?: string;
-  replicateApiBaseUrl: string;
-  /** Replicate model per operation, 'owner/name' or 'owner/name:version' (REPLICATE_MODEL_TEXT2IMG=...). */
-  replicateModels: Record<string, string | undefined>;
-  /** Generic input template per operation, JSON with $image/$image2/$mask/$params.x (REPLICATE_INPUT_DENOISING=...). */
-  replicateInputs: Record<string, string | undefined>;
-  /** First delay between prediction polls; later polls back off to 5x this. */
-  replicatePollMs: number;
   /** Footer links; the code link must lead to this deployment's source (AGPL). */
   socialLinks: { code: string; microblog: string; professional: string };
   ads: { client?: string; slot?: string };
@@ -77,7 +68,7 @@ export interface Config {
   healthDetailsToken?: string;
   /** Redis queue, worker processes and S3 bucket (config-scale-out.ts); all unset on the embedded defaults. */
   scaleOut: ScaleOutConfig;
-  /** Sign-in: Firebase project, emulator or real, and how ID tokens are checked (services/auth/config.ts). */
+  /** Sign-in: Firebase project, emulator or real, and how ID tokens are checked (config-auth.ts). */
   auth: AuthConfig;
   /** Guest submissions per client address per window (signed-in users have the daily limit instead). */
   guestRateLimit: RateLimit;
@@ -111,9 +102,6 @@ function perOperation(env: NodeJS.ProcessEnv, prefix: string): Record<string, st
   }
   return out;
 }
-
-export const ENGINE_CHOICES = ['local', 'replicate', 'off'] as const;
-export type EngineChoice = (typeof ENGINE_CHOICES)[number];
 
 /** ENGINE_* variables that are settings of the engine hosts, not an operation's engine choice. */
 const ENGINE_SETTINGS = new Set(['ENGINE_HOSTS', 'ENGINE_MEMORY_MB', 'ENGINE_MEMORY_SAMPLE_MS', 'ENGINE_PRELOAD']);

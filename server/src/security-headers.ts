@@ -4,7 +4,7 @@ import path from 'node:path';
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import { publicAuthConfig } from './services/auth/config.js';
+import { publicAuthConfig } from './config-auth.js';
 
 /** Google's script loader the Firebase SDK uses for its hidden sign-in iframe. */
 const GAPI = 'https://apis.google.com';

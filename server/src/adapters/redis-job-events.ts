@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { type JobChanges, LocalJobChanges } from '../services/job-events.js';
+import { type JobChanges, LocalJobChanges } from './job-events.js';
 
 /**
  * Job change notices across processes, over Redis pub/sub: every process publishes the changes it makes (a

@@ -6,9 +6,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { LocalTaskId } from '../engines/local-engines.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import { type JobChanges, LocalJobChanges } from '../services/job-events.js';
 import { BullmqQueue, type ImageJobData, type JobDescription, startBullmqWorker } from './bullmq-queue.js';
 import { EnginePool, type EnginePoolOptions } from './engine-pool.js';
+import { type JobChanges, LocalJobChanges } from './job-events.js';
 import { InProcessQueue, type JobHandler, type JobQueue } from './queue.js';
 import {
   memoryRateLimiter,

@@ -1,9 +1,9 @@
 import { OPERATIONS, type OperationId } from '@ai-editor/core';
-import type { Config, EngineChoice } from '../config.js';
 import { hasLocalEngine } from './local-engines.js';
 import type { Logger } from './replicate/client.js';
 import { createReplicateEngine } from './replicate/engine.js';
 import { hasReplicateMapping } from './replicate/models.js';
+import type { EngineChoice, EngineSettings } from './settings.js';
 import type { Engine } from './types.js';
 
 /**
@@ -16,7 +16,7 @@ export type EngineBinding =
   | { operation: OperationId; kind: 'remote'; name: string; engine: Engine }
   | { operation: OperationId; kind: 'off'; reason: string };
 
-export type RemoteEngineFactory = (operation: OperationId, config: Config) => Engine;
+export type RemoteEngineFactory = (operation: OperationId, config: EngineSettings) => Engine;
 
 const replicateFactory =
   (log?: Logger): RemoteEngineFactory =>
@@ -33,7 +33,7 @@ export interface EngineRegistry {
  * off. `ENGINE_<OPERATION>=local|replicate|off` overrides it per operation.
  */
 export function createEngineRegistry(
-  config: Config,
+  config: EngineSettings,
   opts: { log?: Logger; localOverrides?: Partial<Record<OperationId, string>> } = {},
 ): EngineRegistry {
   const bindings = new Map<OperationId, EngineBinding>();
@@ -54,7 +54,7 @@ function bind(
   operation: OperationId,
   choice: EngineChoice,
   local: string | undefined,
-  config: Config,
+  config: EngineSettings,
   replicate: RemoteEngineFactory,
 ): EngineBinding {
   const envName = `ENGINE_${operation.toUpperCase().replace(/-/g, '_')}`;

@@ -2,7 +2,7 @@ import { clientConfigSchema, LIMITS } from '@ai-editor/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
-import { publicAuthConfig } from '../services/auth/config.js';
+import { publicAuthConfig } from '../config-auth.js';
 
 /** What the browser needs to know about this deployment, read at run time so one build serves any deployment. */
 export function clientConfigRoutes(app: FastifyInstance, config: Config) {

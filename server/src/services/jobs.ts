@@ -15,6 +15,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobDescription } from '../adapters/bullmq-queue.js';
 import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
+import type { JobChanges } from '../adapters/job-events.js';
 import type { JobQueue } from '../adapters/queue.js';
 import { workerName } from '../adapters/select.js';
 import type { Storage } from '../adapters/storage.js';
@@ -24,7 +25,6 @@ import type { EngineRegistry } from '../engines/registry.js';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
 import { type ImageRepository, type Owner, owns } from '../repositories/images.js';
 import { type VisitorError, visitorError } from './engine-outcome.js';
-import type { JobChanges } from './job-events.js';
 import { type CheckedFiles, photoKey } from './uploads.js';
 
 /** Which job's result (and which of its outputs) a chained submission takes as its photo. */
@@ -79,7 +79,7 @@ export interface JobServiceDeps {
   pool: EnginePool | undefined;
   config: Config;
   log: FastifyBaseLogger;
-  /** Told of every change this process writes to a job, for the status streams (services/job-events.ts). */
+  /** Told of every change this process writes to a job, for the status streams (adapters/job-events.ts). */
   changes?: JobChanges;
 }
 

@@ -8,7 +8,7 @@ import { exportJWK, generateKeyPair, type JWTPayload, SignJWT, UnsecuredJWT } fr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { loadAuthConfig } from '../../src/services/auth/config.js';
+import { loadAuthConfig } from '../../src/config-auth.js';
 import { createTokenVerifier, type TokenVerifier } from '../../src/services/auth/verifier.js';
 
 const PROJECT = 'ai-editor-verifier-test';

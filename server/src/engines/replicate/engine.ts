@@ -6,7 +6,7 @@
  */
 import type { OperationId } from '@ai-editor/core';
 import sharp from 'sharp';
-import type { Config } from '../../config.js';
+import type { EngineSettings } from '../settings.js';
 import type { Engine, EngineContext, EngineInput, EngineOutput } from '../types.js';
 import {
   consoleLogger,
@@ -27,7 +27,11 @@ export interface ReplicateEngineDeps {
   fetch?: typeof fetch;
 }
 
-export function createReplicateEngine(operation: OperationId, config: Config, deps: ReplicateEngineDeps = {}): Engine {
+export function createReplicateEngine(
+  operation: OperationId,
+  config: EngineSettings,
+  deps: ReplicateEngineDeps = {},
+): Engine {
   if (!config.replicateApiToken) throw new Error('REPLICATE_API_TOKEN is not set');
   const mapping = resolveMapping(operation, config);
   const log = deps.log ?? consoleLogger;

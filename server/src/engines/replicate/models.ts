@@ -7,7 +7,7 @@
  */
 import type { OperationId, Params } from '@ai-editor/core';
 import { getOperation } from '@ai-editor/core';
-import type { Config } from '../../config.js';
+import type { EngineSettings } from '../settings.js';
 import { type ModelRef, parseModelRef } from './client.js';
 
 export type FileSlot = 'image' | 'image2' | 'mask';
@@ -102,12 +102,12 @@ function isBuiltIn(op: string): op is BuiltIn {
 }
 
 /** True when this server could run `operation` on Replicate (token set, and a built-in or configured model). */
-export function hasReplicateMapping(operation: OperationId, config: Config): boolean {
+export function hasReplicateMapping(operation: OperationId, config: EngineSettings): boolean {
   return Boolean(config.replicateApiToken) && (isBuiltIn(operation) || Boolean(config.replicateModels[operation]));
 }
 
 /** The mapping for `operation`; throws a configuration error (for the log, at startup) when there is none. */
-export function resolveMapping(operation: OperationId, config: Config): Mapping {
+export function resolveMapping(operation: OperationId, config: EngineSettings): Mapping {
   const configured = config.replicateModels[operation];
   const template = config.replicateInputs[operation];
   if (template !== undefined || !isBuiltIn(operation)) {

@@ -13,7 +13,7 @@ import { createRules, type Rules } from '../rules.js';
 import { UsageService } from '../usage.js';
 import { createTokenVerifier, type TokenVerifier, type VerifiedUser } from './verifier.js';
 
-export { assertAuthConfig, publicAuthConfig } from './config.js';
+export { assertAuthConfig, publicAuthConfig } from '../../config-auth.js';
 export type { TokenVerifier, VerifiedUser } from './verifier.js';
 
 declare module 'fastify' {

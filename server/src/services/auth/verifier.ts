@@ -9,7 +9,7 @@ import {
   jwtVerify,
   UnsecuredJWT,
 } from 'jose';
-import { type AuthConfig, assertAuthConfig } from './config.js';
+import { type AuthConfig, assertAuthConfig } from '../../config-auth.js';
 
 /** Who a valid Firebase ID token says the caller is. */
 export interface VerifiedUser {

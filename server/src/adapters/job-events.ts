@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
  * notice carries only the id: the row stays the one source of truth, and a reader checks who may see it.
  *
  * Embedded, everything happens in one process (`LocalJobChanges`); in scale-out the worker processes learn the
- * changes and the API processes stream them, so the notices travel through Redis (adapters/redis-job-events.ts).
+ * changes and the API processes stream them, so the notices travel through Redis (redis-job-events.ts).
  */
 export interface JobChanges {
   publish(jobId: number): void;
