@@ -33,10 +33,11 @@ import { registerOpenApi } from './routes/openapi.js';
 import { recommendationRoutes } from './routes/recommendations.js';
 import { selectObjectRoutes } from './routes/select-object.js';
 import { sessionRoutes } from './routes/session.js';
+import { registerAccountGuard, registerIdentity, registerSessions } from './routes/visitor.js';
 import { webRoutes } from './routes/web.js';
 import { registerSameOrigin } from './same-origin.js';
 import { registerSecurityHeaders } from './security-headers.js';
-import { registerAccountGuard } from './services/account-guard.js';
+import { AccountGuard } from './services/account-guard.js';
 import { AdminService } from './services/admin.js';
 import { assertAuthConfig, setUpAuth } from './services/auth/index.js';
 import { IdempotencyService } from './services/idempotency.js';
@@ -44,7 +45,7 @@ import { describeJob, JobService } from './services/jobs.js';
 import { LibraryService } from './services/library.js';
 import { RecommendationService } from './services/recommendations.js';
 import { RetentionService } from './services/retention.js';
-import { registerSessions, sessionSecret } from './services/sessions.js';
+import { sessionSecret } from './services/sessions.js';
 import { WebhookService, watchJobsForWebhooks } from './services/webhooks.js';
 import { SHUTDOWN_DEADLINE_MS, within } from './shutdown.js';
 
@@ -151,7 +152,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   registerSessions(app);
   app.setErrorHandler(errorHandler(config.maxUploadBytes, metrics));
   const limiters = selectRateLimiters(config, app.log);
-  const auth = await setUpAuth(app, {
+  const auth = await setUpAuth({
     config,
     guestLimiter: limiters.guests,
     db: database.db,
@@ -159,6 +160,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     jobs,
     log: app.log,
   });
+  registerIdentity(app, auth.identify);
 
   const adminRepo = new AdminRepository(database.db);
   const { redisUrl, queuePrefix } = config.scaleOut;
@@ -167,7 +169,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     : localHostBoard(workerName(), pool);
   const admin = new AdminService({ repo: adminRepo, jobs, registry, hosts, pool, log: app.log });
   await admin.start();
-  registerAccountGuard(app, { admin, repo: adminRepo });
+  registerAccountGuard(app, new AccountGuard({ admin, repo: adminRepo }));
   adminRoutes(app, { admin, auth });
 
   const idempotency = new IdempotencyService({ keys: new IdempotencyKeyRepository(database.db) });

@@ -1,4 +1,4 @@
-import type { LoggerOptions } from 'pino';
+import type { Bindings, LogFn, LoggerOptions } from 'pino';
 
 /**
  * The log: coloured, readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise (a container's
@@ -15,4 +15,15 @@ export function loggerOptions(env: NodeJS.ProcessEnv = process.env, tty = proces
       options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
     },
   };
+}
+
+/** The log as services and adapters see it (Fastify's logger is one): no HTTP types below the routes. */
+export interface Logger {
+  fatal: LogFn;
+  error: LogFn;
+  warn: LogFn;
+  info: LogFn;
+  debug: LogFn;
+  trace: LogFn;
+  child(bindings: Bindings): Logger;
 }

@@ -12,8 +12,9 @@ async function makeApp(max = 5) {
   // As the real app (app.ts): routes validate and serialise with their zod schemas.
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // The real app answers AppErrors as { code, message } with their status; do the same here.
-  app.setErrorHandler((err: Error & { status?: number; code?: string }, _req, reply) => {
+  // The real app answers AppErrors as { code, message } with their status (and Retry-After); do the same here.
+  app.setErrorHandler((err: Error & { status?: number; code?: string; retryAfter?: number }, _req, reply) => {
+    if (err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));
     reply.code(err.status ?? 500).send({ code: err.code, message: err.message });
   });
   contactRoutes(app, {

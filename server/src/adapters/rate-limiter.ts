@@ -1,3 +1,4 @@
+import { AppError } from '@ai-editor/core';
 import { Redis } from 'ioredis';
 
 /**
@@ -10,6 +11,17 @@ import { Redis } from 'ioredis';
 export interface RateLimiter {
   /** Counts a hit; returns the seconds to wait when over the limit, else 0. */
   hit(key: string): Promise<number>;
+}
+
+/** A refusal with the seconds to wait (the error handler sends them as Retry-After). */
+export function rateLimited(seconds: number): AppError {
+  return Object.assign(new AppError('RATE_LIMITED'), { retryAfter: seconds });
+}
+
+/** Counts a hit of `key`; over the limit, refuses with RATE_LIMITED and the seconds to wait. */
+export async function hitOrRefuse(limiter: RateLimiter, key: string): Promise<void> {
+  const wait = await limiter.hit(key);
+  if (wait > 0) throw rateLimited(wait);
 }
 
 export interface RateLimit {

@@ -1,7 +1,7 @@
-import { AppError, type ContactMessage, contactReplySchema, contactSchema } from '@ai-editor/core';
+import { type ContactMessage, contactReplySchema, contactSchema } from '@ai-editor/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { RateLimiter } from '../adapters/rate-limiter.js';
+import { hitOrRefuse, type RateLimiter } from '../adapters/rate-limiter.js';
 import { fieldErrors } from './schemas.js';
 
 export type { ContactMessage };
@@ -31,11 +31,7 @@ export function contactRoutes(app: FastifyInstance, opts: ContactOptions) {
       validatorCompiler: fieldErrors,
     },
     async (request, reply) => {
-      const wait = await opts.limiter.hit(request.ip);
-      if (wait > 0) {
-        reply.header('Retry-After', String(wait));
-        throw new AppError('RATE_LIMITED');
-      }
+      await hitOrRefuse(opts.limiter, request.ip);
       const { id } = await opts.save({ ...request.body, ip: request.ip });
       reply.code(201);
       return { id, message: 'Thank you for your message. We will get back to you soon.' };

@@ -26,8 +26,10 @@ import { fingerprint, type IdempotencyService } from '../services/idempotency.js
 import type { JobService, JobSource } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { ownerOf } from '../services/sessions.js';
-import { checkFiles, readSubmission, type UploadLimits } from '../services/uploads.js';
+import { checkFiles, type UploadLimits } from '../services/uploads.js';
 import { fileResponse, streamedBody } from './schemas.js';
+import { readSubmission } from './submission.js';
+import { submitterOf } from './visitor.js';
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
@@ -90,7 +92,7 @@ export interface ImageRouteDeps {
   /** Keeps each submission's `Idempotency-Key` (absent: the header is ignored). */
   idempotency?: IdempotencyService;
   /** Rules that apply to file downloads (the sign-in service refuses guests here). */
-  beforeDownload?: (request: FastifyRequest, row: ImageRow, attachment: boolean) => Promise<void>;
+  beforeDownload?: Rules['beforeDownload'];
   /** Checks a submission's `webhook` URL (422 for a private target); absent: webhooks are not offered. */
   checkWebhook?: (url: string) => Promise<void>;
   /** The uses left today of an operation, told to API-key callers in RateLimit headers. */
@@ -124,7 +126,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
     async (request, reply) => {
       // Who may ask for what is answered as soon as the operation is known, before the upload is read.
       const submission = await readSubmission(request, async (name) => {
-        await deps.admission?.check(request, reply, name);
+        await deps.admission?.check(submitterOf(request), name);
         jobs.assertAvailable(name);
       });
       const {
@@ -212,7 +214,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
     },
     async (request, reply) => {
       const first = await jobs.getOwned(Number(request.params.id), ownerOf(request));
-      await deps.admission?.check(request, reply, first.operation as OperationId);
+      await deps.admission?.check(submitterOf(request), first.operation as OperationId);
       const row = await jobs.retry(ownerOf(request), first.id);
       reply.code(201);
       return imageView(row, jobs);
@@ -328,7 +330,7 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
       },
       async (request, reply) => {
         const row = await jobs.getOwned(Number(request.params.id), ownerOf(request));
-        await deps.beforeDownload?.(request, row, download);
+        await deps.beforeDownload?.(ownerOf(request), row, download);
         const index = Number(request.params.index);
         // A finished job has all the results it will ever have: an index past them does not exist (not 'not yet').
         if (!row.purgedAt && row.status !== 'pending' && !row.resultKeys[index]) throw new AppError('NOT_FOUND');

@@ -2,14 +2,16 @@ import { AppError, getOperation, selectObjectFormSchema, submitQuery } from '@ai
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { EnginePool } from '../adapters/engine-pool.js';
-import { memoryRateLimiter, type RateLimiter } from '../adapters/rate-limiter.js';
+import { hitOrRefuse, memoryRateLimiter, type RateLimiter } from '../adapters/rate-limiter.js';
 import type { JobService } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { parsePrompt, selectObjectMask } from '../services/select-object-api.js';
 import { ownerOf } from '../services/sessions.js';
-import { checkImage, readSubmission, type UploadedFile, type UploadLimits } from '../services/uploads.js';
+import { checkImage, type UploadedFile, type UploadLimits } from '../services/uploads.js';
 import { clientGone } from './client-gone.js';
 import { fileResponse, streamedBody } from './schemas.js';
+import { readSubmission } from './submission.js';
+import { submitterOf } from './visitor.js';
 
 export interface SelectObjectRouteDeps {
   jobs: JobService;
@@ -57,12 +59,8 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
         if (getOperation(name).mask === undefined) {
           throw new AppError('BAD_REQUEST', { reason: `${getOperation(name).name} takes no mask to select into` });
         }
-        await deps.admission?.check(request, reply, name);
-        const wait = await limiter.hit(request.uid ?? request.ip);
-        if (wait > 0) {
-          reply.header('Retry-After', String(wait));
-          throw new AppError('RATE_LIMITED');
-        }
+        await deps.admission?.check(submitterOf(request), name);
+        await hitOrRefuse(limiter, request.uid ?? request.ip);
         deps.jobs.assertAvailable(name);
       });
       const photo = files.find((f) => f.field === 'file');

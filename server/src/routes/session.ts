@@ -13,8 +13,9 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Auth } from '../services/auth/index.js';
-import { ownerOf, startNewSession } from '../services/sessions.js';
+import { ownerOf } from '../services/sessions.js';
 import { usageKey } from '../services/usage.js';
+import { startNewSession } from './visitor.js';
 
 /** `GET /api/me`: who the visitor is and what they may do today; the web app's auth state comes from here. */
 export async function meView(request: FastifyRequest, auth: Auth): Promise<Me> {

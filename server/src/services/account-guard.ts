@@ -1,27 +1,37 @@
 import { AppError } from '@ai-editor/core';
-import type { FastifyInstance } from 'fastify';
+import type { Logger } from '../logging.js';
 import type { AdminRepository } from '../repositories/admin.js';
 import type { AdminService } from './admin.js';
+import type { VerifiedUser } from './auth/verifier.js';
 
 /** A signed-in account is recorded (for the admin page's Accounts) at most this often per process. */
 const SEEN_EVERY_MS = 10 * 60_000;
 
+export interface AccountGuardDeps {
+  admin: Pick<AdminService, 'isBlocked'>;
+  repo: Pick<AdminRepository, 'seen'>;
+  now?: () => number;
+}
+
 /**
- * After the identity hook: a blocked account's API requests are refused with 403 'Account suspended' (signing out
- * still works), and every signed-in account is recorded with its email.
+ * A blocked account's API requests are refused with 403 'Account suspended' (signing out still works), and every
+ * signed-in account is recorded with its email.
  */
-export function registerAccountGuard(app: FastifyInstance, deps: { admin: AdminService; repo: AdminRepository }) {
-  const seenAt = new Map<string, number>();
-  app.addHook('onRequest', async (request) => {
-    const user = request.authUser;
+export class AccountGuard {
+  private readonly seenAt = new Map<string, number>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: AccountGuardDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  async check(user: VerifiedUser | undefined, request: { signingOut: boolean; log: Logger }): Promise<void> {
     if (!user) return;
-    if (deps.admin.isBlocked(user.uid) && !(request.method === 'DELETE' && request.url === '/api/session')) {
-      throw new AppError('ACCOUNT_SUSPENDED');
-    }
-    const now = Date.now();
-    if (now - (seenAt.get(user.uid) ?? 0) < SEEN_EVERY_MS) return;
-    seenAt.set(user.uid, now);
-    if (seenAt.size > 10_000) seenAt.clear();
-    await deps.repo.seen(user).catch((err) => request.log.warn({ err }, 'could not record the account'));
-  });
+    if (this.deps.admin.isBlocked(user.uid) && !request.signingOut) throw new AppError('ACCOUNT_SUSPENDED');
+    const now = this.now();
+    if (now - (this.seenAt.get(user.uid) ?? 0) < SEEN_EVERY_MS) return;
+    this.seenAt.set(user.uid, now);
+    if (this.seenAt.size > 10_000) this.seenAt.clear();
+    await this.deps.repo.seen(user).catch((err) => request.log.warn({ err }, 'could not record the account'));
+  }
 }

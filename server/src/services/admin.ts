@@ -1,8 +1,8 @@
 import { type AdminAccount, type AdminJob, AppError, getOperation, type JobStatus } from '@ai-editor/core';
-import type { FastifyBaseLogger } from 'fastify';
 import type { EnginePool } from '../adapters/engine-pool.js';
 import type { HostBoard } from '../adapters/host-board.js';
 import type { EngineRegistry } from '../engines/registry.js';
+import type { Logger } from '../logging.js';
 import type { AccountWithJobs, AdminRepository, JobFilter, JobWithEmail } from '../repositories/admin.js';
 import type { JobService } from './jobs.js';
 
@@ -19,7 +19,7 @@ export interface AdminDeps {
   hosts: HostBoard;
   /** This process's pool, for "loaded" when no process reports its hosts (it runs engines itself). */
   pool?: EnginePool;
-  log: FastifyBaseLogger;
+  log: Logger;
 }
 
 /** How often each process reloads the blocked accounts (a block made in another API process takes this long). */

@@ -12,7 +12,6 @@ import {
   type OperationId,
   type Params,
 } from '@ai-editor/core';
-import type { FastifyBaseLogger } from 'fastify';
 import type { JobDescription } from '../adapters/bullmq-queue.js';
 import { EngineFailure, type EnginePool } from '../adapters/engine-pool.js';
 import type { JobChanges } from '../adapters/job-events.js';
@@ -23,6 +22,7 @@ import type { Config } from '../config.js';
 import type { ImageRow } from '../db/schema.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
+import type { Logger } from '../logging.js';
 import { type ImageRepository, type Owner, owns } from '../repositories/images.js';
 import { type VisitorError, visitorError } from './engine-outcome.js';
 import { type CheckedFiles, photoKey } from './uploads.js';
@@ -78,7 +78,7 @@ export interface JobServiceDeps {
   /** This process's engine hosts; undefined where it runs no engines (worker processes run the jobs). */
   pool: EnginePool | undefined;
   config: Config;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Told of every change this process writes to a job, for the status streams (adapters/job-events.ts). */
   changes?: JobChanges;
 }
@@ -389,7 +389,7 @@ export class JobService {
   }
 
   /** Every line about a job carries its id and operation. */
-  private logFor(row: Pick<ImageRow, 'id' | 'operation'>): FastifyBaseLogger {
+  private logFor(row: Pick<ImageRow, 'id' | 'operation'>): Logger {
     return this.deps.log.child({ job: row.id, operation: row.operation });
   }
 

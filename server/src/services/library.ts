@@ -1,8 +1,8 @@
 import { AppError } from '@ai-editor/core';
-import type { FastifyBaseLogger } from 'fastify';
 import { webpThumbnail } from '../adapters/image.js';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
+import type { Logger } from '../logging.js';
 import type { ImageRepository, Owner } from '../repositories/images.js';
 
 /** Thumbnails fit in this square: sharp on 2x screens for the ~96 px tiles of My images, and a few KB each. */
@@ -21,7 +21,7 @@ export function storedKeys(row: Pick<ImageRow, 'id' | 'originalKey' | 'maskKey' 
 export interface LibraryDeps {
   images: ImageRepository;
   storage: Storage;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Named in the answer for a job whose files were deleted. */
   retentionHours: number;
   /** Tells the engines a photo is gone (its `metadata.photoKey`), so that what they keep about it is dropped. */

@@ -1,10 +1,10 @@
 import { AppError, expectedMs, getOperation, type OperationId, type Recommendation } from '@ai-editor/core';
-import type { FastifyBaseLogger } from 'fastify';
 import type { EnginePool } from '../adapters/engine-pool.js';
-import type { RateLimiter } from '../adapters/rate-limiter.js';
+import { type RateLimiter, rateLimited } from '../adapters/rate-limiter.js';
 import type { Storage } from '../adapters/storage.js';
 import { analysePhoto, type FaceDetector, type PhotoAnalysis } from '../engines/analysis/photo-analysis.js';
 import type { LocalTaskId } from '../engines/local-engines.js';
+import type { Logger } from '../logging.js';
 import type { Owner } from '../repositories/images.js';
 import { visitorError } from './engine-outcome.js';
 import type { JobService } from './jobs.js';
@@ -84,7 +84,7 @@ export interface RecommendationDeps {
   storage: Storage;
   /** This process's engine hosts, where faces are looked for; undefined where it runs no engines. */
   pool: EnginePool | undefined;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Analyses (not answers from the cache) per visitor and per client address. */
   limiters?: { visitor: RateLimiter; address: RateLimiter };
 }
@@ -101,11 +101,6 @@ interface Flight {
   analysis: Promise<PhotoAnalysis>;
   askers: number;
   cancel: AbortController;
-}
-
-/** A refusal with the seconds to wait (the error handler sends them as Retry-After). */
-function rateLimited(seconds: number): AppError {
-  return Object.assign(new AppError('RATE_LIMITED'), { retryAfter: seconds });
 }
 
 /** At most `size` holders at once; up to `maxWaiting` more wait in order; a waiter whose signal fires leaves. */

@@ -1,5 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../adapters/storage.js';
+import type { Logger } from '../logging.js';
 import type { ImageRepository } from '../repositories/images.js';
 import { storedKeys } from './library.js';
 
@@ -10,7 +10,7 @@ const BATCH = 100;
 export interface RetentionDeps {
   images: ImageRepository;
   storage: Storage;
-  log?: FastifyBaseLogger;
+  log?: Logger;
   /** Files are deleted this long after their job was created. */
   retentionHours: number;
   /** Submissions' Idempotency-Keys, forgotten after 24 hours in the same sweep. */

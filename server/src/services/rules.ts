@@ -1,8 +1,7 @@
 import { AppError, guestMayUse, mayDownload, type OperationId } from '@ai-editor/core';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RateLimiter } from '../adapters/rate-limiter.js';
+import { hitOrRefuse, type RateLimiter } from '../adapters/rate-limiter.js';
 import type { ImageRow } from '../db/schema.js';
-import { ownerOf } from './sessions.js';
+import { type Asker, ownerOf } from './sessions.js';
 import { type UsageService, usageKey } from './usage.js';
 
 /** A counted use, waiting to learn whether its submission became a job. */
@@ -11,17 +10,22 @@ export interface Admission {
   cancelled(): Promise<void>;
 }
 
+/** Who submits: their session and user, and the client address (guests are also limited per address). */
+export interface Submitter extends Asker {
+  ip: string;
+}
+
 export interface Rules {
   /** Before a submission is validated: guests may use face-enhancement only, and only so often per address. */
-  check(request: FastifyRequest, reply: FastifyReply, operation: OperationId): Promise<void>;
+  check(submitter: Submitter, operation: OperationId): Promise<void>;
   /** Once it is valid: counts the use against the visitor's daily allowance (429 past it); guests per session. */
-  admit(request: FastifyRequest, operation: OperationId): Promise<Admission | undefined>;
+  admit(asker: Asker, operation: OperationId): Promise<Admission | undefined>;
   /** The download route (an attachment) is for signed-in owners only; showing a result in the page is not. */
-  beforeDownload(request: FastifyRequest, row: ImageRow, attachment: boolean): Promise<void>;
+  beforeDownload(asker: Asker, row: ImageRow, attachment: boolean): Promise<void>;
 }
 
 export interface RulesDeps {
-  usage: UsageService;
+  usage: Pick<UsageService, 'consume' | 'charge' | 'release'>;
   /** Guest submissions per client address (the abuse guard beside the per-session allowance). */
   guestLimiter: RateLimiter;
 }
@@ -29,18 +33,14 @@ export interface RulesDeps {
 /** The rules (docs/product.md#rules) as the server enforces them. The definitions live in core's rules. */
 export function createRules(deps: RulesDeps): Rules {
   return {
-    async check(request, reply, operation) {
-      if (request.uid) return;
+    async check(submitter, operation) {
+      if (submitter.uid) return;
       if (!guestMayUse(operation)) throw new AppError('FEATURE_RESTRICTED');
-      const wait = await deps.guestLimiter.hit(request.ip);
-      if (wait > 0) {
-        reply.header('Retry-After', String(wait));
-        throw new AppError('RATE_LIMITED');
-      }
+      await hitOrRefuse(deps.guestLimiter, submitter.ip);
     },
 
-    async admit(request, operation) {
-      const uid = usageKey(ownerOf(request));
+    async admit(asker, operation) {
+      const uid = usageKey(ownerOf(asker));
       const day = await deps.usage.consume(uid, operation);
       if (!day) throw new AppError('DAILY_LIMIT_REACHED');
       return {
@@ -49,8 +49,8 @@ export function createRules(deps: RulesDeps): Rules {
       };
     },
 
-    async beforeDownload(request, _row, attachment) {
-      if (attachment && !mayDownload(request.uid ? 'authenticated' : 'guest')) {
+    async beforeDownload(asker, _row, attachment) {
+      if (attachment && !mayDownload(asker.uid ? 'authenticated' : 'guest')) {
         throw new AppError('DOWNLOAD_RESTRICTED');
       }
     },

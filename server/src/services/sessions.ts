@@ -1,23 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Owner } from '../repositories/images.js';
 
 export const SESSION_COOKIE = 'aie_sid';
 const ONE_YEAR_S = 365 * 24 * 3600;
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Every visitor's session id, from the signed cookie (issued on first contact). */
-    sessionId: string;
-    /** The signed-in user's uid, once the session is bound to one (the sign-in service sets it). */
-    uid?: string;
-  }
+/** Who is asking: the visitor's session, the signed-in user if the session is bound to one. */
+export interface Asker {
+  sessionId: string;
+  uid?: string;
 }
 
-export function ownerOf(request: FastifyRequest): Owner {
-  return { sessionId: request.sessionId, uid: request.uid };
+/** Whose jobs a request may see: its session's, and once signed in its user's. */
+export function ownerOf(asker: Asker): Owner {
+  return { sessionId: asker.sessionId, uid: asker.uid };
 }
 
 /** The cookie-signing secret: configured, or generated once and kept in the data directory. */
@@ -34,29 +31,13 @@ export function sessionSecret(configured: string | undefined, dataDir: string): 
   }
 }
 
-/** Gives every visitor a session in a signed, HTTP-only, SameSite=Lax cookie (docs/product.md#sessions). */
-export function registerSessions(app: FastifyInstance): void {
-  app.decorateRequest('sessionId', '');
-  app.addHook('onRequest', async (request, reply) => {
-    const raw = request.cookies[SESSION_COOKIE];
-    const unsigned = raw ? request.unsignCookie(raw) : undefined;
-    if (unsigned?.valid && unsigned.value) {
-      request.sessionId = unsigned.value;
-      return;
-    }
-    startNewSession(request, reply);
-  });
-}
-
-/** Gives the visitor a fresh session id (first contact, and at sign-in and sign-out, against session fixation). */
-export function startNewSession(request: FastifyRequest, reply: FastifyReply): void {
-  request.sessionId = randomBytes(18).toString('base64url');
-  reply.setCookie(SESSION_COOKIE, request.sessionId, {
-    signed: true,
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-    path: '/',
-    maxAge: ONE_YEAR_S,
-  });
+/** A fresh session: an unguessable id in a signed, HTTP-only, SameSite=Lax cookie kept a year (docs/product.md#sessions). */
+export function newSession(https: boolean) {
+  return {
+    id: randomBytes(18).toString('base64url'),
+    cookie: {
+      name: SESSION_COOKIE,
+      options: { signed: true, httpOnly: true, sameSite: 'lax', secure: https, path: '/', maxAge: ONE_YEAR_S } as const,
+    },
+  };
 }

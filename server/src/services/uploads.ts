@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { AppError, fileFields, isAcceptedMime, isOperationId, type Operation, type OperationId } from '@ai-editor/core';
-import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import { decodesFully, headerSize, isEmptyMask } from '../adapters/image.js';
 
@@ -109,7 +108,8 @@ export async function checkFiles(
 /** Operation names are echoed in errors only this long, so a probe cannot make us repeat a megabyte. */
 const ECHOED_NAME_CHARS = 40;
 
-function knownOperation(name: string | undefined): OperationId {
+/** The operation a submission names: required, and one of the catalogue's (echoed shortened when not). */
+export function knownOperation(name: string | undefined): OperationId {
   if (!name) throw new AppError('BAD_REQUEST', { reason: 'The "operation" field is required' });
   if (!isOperationId(name)) {
     const shown = name.length > ECHOED_NAME_CHARS ? `${name.slice(0, ECHOED_NAME_CHARS)}…` : name;
@@ -123,37 +123,4 @@ export interface Submission {
   /** The operation's parameters, as text (parseParams checks them). */
   fields: Record<string, string>;
   files: UploadedFile[];
-}
-
-/**
- * Reads a multipart submission. The operation may come in the query string (`?operation=…`) or as a form field;
- * `onOperation` runs as soon as it is known, before any later part is read, so that a refusal that depends only
- * on who asks for what (the guest rules) is answered without taking the upload in. The web client sends it in
- * the query string; a form whose first field is `operation` is answered as early.
- */
-export async function readSubmission(
-  request: FastifyRequest,
-  onOperation: (operation: OperationId) => Promise<void>,
-): Promise<Submission> {
-  const inQuery = (request.query as { operation?: string } | undefined)?.operation;
-  let operation: OperationId | undefined;
-  if (inQuery !== undefined) {
-    operation = knownOperation(inQuery);
-    await onOperation(operation);
-  }
-  const fields: Record<string, string> = {};
-  const files: UploadedFile[] = [];
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      files.push({ field: part.fieldname, bytes: await part.toBuffer() });
-    } else if (part.fieldname !== 'operation') {
-      fields[part.fieldname] = String(part.value);
-    } else if (operation === undefined) {
-      operation = knownOperation(String(part.value));
-      await onOperation(operation);
-    } else if (String(part.value) !== operation) {
-      throw new AppError('BAD_REQUEST', { reason: 'The operation in the address and in the form differ' });
-    }
-  }
-  return { operation: knownOperation(operation), fields, files };
 }

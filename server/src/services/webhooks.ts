@@ -1,8 +1,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { AppError, type ImageJob, type WebhookDelivery } from '@ai-editor/core';
-import type { FastifyBaseLogger } from 'fastify';
 import { checkWebhookTarget, postWebhook, WebhookTargetError } from '../adapters/webhook-http.js';
 import type { ImageRow, WebhookDeliveryRow } from '../db/schema.js';
+import type { Logger } from '../logging.js';
 import type { ApiKeyRepository } from '../repositories/api-keys.js';
 import type { WebhookDeliveryRepository } from '../repositories/webhook-deliveries.js';
 import type { JobService } from './jobs.js';
@@ -35,7 +35,7 @@ export interface WebhookServiceDeps {
   view(row: ImageRow): Promise<ImageJob>;
   /** WEBHOOK_ALLOW_PRIVATE: targets on loopback and private networks may be called (tests, closed networks). */
   allowPrivate: boolean;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Only for tests of the schedule. */
   retryDelaysMs?: number[];
 }
@@ -176,7 +176,7 @@ export class WebhookService {
 }
 
 /** Sends the webhook of every job this process finishes (in scale-out: the worker that ran it). */
-export function watchJobsForWebhooks(jobs: JobService, webhooks: WebhookService, log: FastifyBaseLogger): void {
+export function watchJobsForWebhooks(jobs: JobService, webhooks: WebhookService, log: Logger): void {
   const send = (row: ImageRow) => {
     webhooks.jobFinished(row).catch((err) => log.error({ err, job: row.id }, 'could not record the webhook'));
   };

@@ -1,8 +1,8 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database } from '../../adapters/db.js';
 import { type AuthEmulator, startAuthEmulator } from '../../adapters/firebase-emulator.js';
 import type { RateLimiter } from '../../adapters/rate-limiter.js';
 import type { Config } from '../../config.js';
+import type { Logger } from '../../logging.js';
 import { ApiKeyRepository } from '../../repositories/api-keys.js';
 import type { ImageRepository } from '../../repositories/images.js';
 import { SessionRepository } from '../../repositories/sessions.js';
@@ -16,17 +16,10 @@ import { createTokenVerifier, type TokenVerifier, type VerifiedUser } from './ve
 export { assertAuthConfig, publicAuthConfig } from '../../config-auth.js';
 export type { TokenVerifier, VerifiedUser } from './verifier.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The signed-in user's profile (from the session binding or the Bearer token), when there is one. */
-    authUser?: VerifiedUser;
-    /** Set when the request signed in with a personal API key (`Authorization: Bearer aie_…`): which key. */
-    apiKeyId?: number;
-  }
-}
-
 export interface Auth {
   verifier: TokenVerifier;
+  /** Who asks a request (routes/visitor.ts runs it for every API request). */
+  identify: Identify;
   usage: UsageService;
   rules: Rules;
   /** Binds a session to its user at sign-in (moving the guest jobs along) and unbinds it at sign-out. */
@@ -39,44 +32,42 @@ export interface Auth {
   close(): Promise<void>;
 }
 
+/** Who asks: the signed-in user (and the API key it used, if any), or nobody (a guest). */
+export interface Identity {
+  user?: VerifiedUser;
+  apiKeyId?: number;
+}
+
+/** Identifies a request from its `Authorization` header and its session id. */
+export type Identify = (authorization: string | undefined, sessionId: string) => Promise<Identity>;
+
 /**
  * Identity for every API request: `Authorization: Bearer <token>` (API clients: a personal API key `aie_…`, told
  * apart by its prefix, or a Firebase ID token; a bad one is a 401), else the user the session cookie is bound to,
- * else a guest. Must run after the session hook.
+ * else a guest.
  */
-function registerIdentity(
-  app: FastifyInstance,
-  sessions: SessionRepository,
-  verifier: TokenVerifier,
-  apiKeys: ApiKeyService,
-) {
-  app.decorateRequest('authUser', undefined);
-  app.decorateRequest('apiKeyId', undefined);
-  app.addHook('onRequest', async (request) => {
-    // Pages and assets carry no rules; only the API needs to know who is asking.
-    if (!request.url.startsWith('/api/')) return;
-    const header = request.headers.authorization;
-    if (header?.toLowerCase().startsWith('bearer ')) {
-      const token = header.slice(7).trim();
+export function createIdentify(sessions: SessionRepository, verifier: TokenVerifier, apiKeys: ApiKeyService): Identify {
+  return async (authorization, sessionId) => {
+    if (authorization?.toLowerCase().startsWith('bearer ')) {
+      const token = authorization.slice(7).trim();
       if (isApiKey(token)) {
         const { keyId, ...user } = await apiKeys.authenticate(token);
-        request.authUser = user;
-        request.apiKeyId = keyId;
-      } else request.authUser = await verifier.verify(token);
-    } else {
-      const binding = await sessions.find(request.sessionId);
-      if (binding) {
-        request.authUser = {
-          uid: binding.uid,
-          email: binding.email ?? undefined,
-          emailVerified: binding.emailVerified,
-          name: binding.name ?? undefined,
-          picture: binding.picture ?? undefined,
-        };
+        return { user, apiKeyId: keyId };
       }
+      return { user: await verifier.verify(token) };
     }
-    request.uid = request.authUser?.uid;
-  });
+    const binding = await sessions.find(sessionId);
+    if (!binding) return {};
+    return {
+      user: {
+        uid: binding.uid,
+        email: binding.email ?? undefined,
+        emailVerified: binding.emailVerified,
+        name: binding.name ?? undefined,
+        picture: binding.picture ?? undefined,
+      },
+    };
+  };
 }
 
 export interface AuthDeps {
@@ -85,21 +76,20 @@ export interface AuthDeps {
   db: Database;
   images: ImageRepository;
   jobs: JobService;
-  log: FastifyBaseLogger;
+  log: Logger;
   now?: () => Date;
 }
 
 /**
- * Sets up sign-in and the rules: token verifier (refuses unsafe configurations), the identity hook, the daily
+ * Sets up sign-in and the rules: token verifier (refuses unsafe configurations), who asks (`identify`), the daily
  * count with its give-back for failed jobs, and in emulator mode the Firebase Auth emulator beside the app
  * (started in the background: the API does not need it, only the browser's sign-in popup does).
  */
-export async function setUpAuth(app: FastifyInstance, deps: AuthDeps): Promise<Auth> {
+export async function setUpAuth(deps: AuthDeps): Promise<Auth> {
   const { config, db, log } = deps;
   const verifier = createTokenVerifier(config.auth);
   const sessions = new SessionRepository(db);
   const apiKeys = new ApiKeyService(new ApiKeyRepository(db));
-  registerIdentity(app, sessions, verifier, apiKeys);
 
   const usage = new UsageService({
     usage: new UsageRepository(db),
@@ -140,6 +130,7 @@ export async function setUpAuth(app: FastifyInstance, deps: AuthDeps): Promise<A
 
   return {
     verifier,
+    identify: createIdentify(sessions, verifier, apiKeys),
     usage,
     rules,
     sessions,
