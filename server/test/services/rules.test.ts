@@ -49,7 +49,7 @@ function setUp(opts: { limit?: number; guestsPerAddress?: number } = {}) {
 const refusal = (promise: Promise<unknown>) =>
   promise.then(
     () => undefined,
-    (err) => (err instanceof AppError ? { code: err.code, message: err.message, ...err } : err),
+    (err) => (err instanceof AppError ? { ...err, code: err.code, message: err.message } : err),
   );
 
 const guest = { sessionId: 'session-a', ip: '10.0.0.1' };
