@@ -90,6 +90,8 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   const [file2, setFile2] = useState<File | null>(null);
   const [params, setParams] = useState<Params>(() => defaultParams(op));
   const [submitting, setSubmitting] = useState(false);
+  // A chosen photo still being decoded: Process waits for it (a click would otherwise find no photo yet).
+  const [checking, setChecking] = useState(false);
   const [jobId, setJobId] = useState<number | null>(() => (embedded ? null : numberParam(search, 'job')));
   // The job the address named when the page opened (a reload, the back button, a shared link, My images): what it
   // ran with (photo, mask, settings) is read back from the job, not from the page's memory.
@@ -276,6 +278,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
                   maxBytes={maxBytes}
                   hidePreview={Boolean(op.mask)}
                   onFiles={intake.canBatch ? intake.take : undefined}
+                  onChecking={setChecking}
                 />
               </div>
               {op.input === 'two-photos' && (
@@ -303,7 +306,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
             size="lg"
             onClick={submit}
             // No uses left today: disabled, with the reason and when uses come back beside it.
-            disabled={busy || access.reason === 'DAILY_LIMIT_REACHED'}
+            disabled={busy || checking || access.reason === 'DAILY_LIMIT_REACHED'}
             aria-describedby={access.reason === 'DAILY_LIMIT_REACHED' ? 'limit-reason' : undefined}
             data-testid="submit"
           >

@@ -39,6 +39,8 @@ export interface UploadAreaProps {
   hidePreview?: boolean;
   /** Several photos at once (a batch): given, the picker takes several and several go here. */
   onFiles?(files: File[]): void;
+  /** A chosen photo is being decoded (a large one takes seconds): the page waits for it before processing. */
+  onChecking?(checking: boolean): void;
 }
 
 /** The upload area (docs/product.md#pages): drag and drop or click, one file, checked with the server's rules before anything is sent. */
@@ -52,8 +54,10 @@ export function UploadArea({
   maxBytes,
   hidePreview,
   onFiles,
+  onChecking,
 }: UploadAreaProps) {
   const [error, setError] = useState<string>();
+  const [checking, setChecking] = useState(false);
   const preview = useObjectUrl(hidePreview ? null : file);
 
   const refuse = (code: ErrorCode) => {
@@ -76,7 +80,12 @@ export function UploadArea({
         return;
       }
       const chosen = accepted[0] as File;
-      const code = await checkPhoto(chosen, maxBytes);
+      setChecking(true);
+      onChecking?.(true);
+      const code = await checkPhoto(chosen, maxBytes).finally(() => {
+        setChecking(false);
+        onChecking?.(false);
+      });
       if (code) {
         refuse(code);
         return;
@@ -104,17 +113,17 @@ export function UploadArea({
       >
         {/* The visible text names the button (with the field's name first, for two upload areas). */}
         <span className="sr-only">{label}: </span>
-        {busy ? (
+        {busy || checking ? (
           <>
             <Loader2 className="h-8 w-8 animate-spin text-primary" aria-hidden />
-            <p className="font-medium">Uploading...</p>
+            <p className="font-medium">{busy ? 'Uploading...' : 'Checking photo...'}</p>
           </>
         ) : preview ? (
           <img src={preview} alt={`Chosen ${label.toLowerCase()}`} className="max-h-72 rounded-md object-contain" />
         ) : hidePreview && file ? null : (
           <ImageUp className="h-10 w-10 text-muted-foreground" aria-hidden />
         )}
-        {!busy && <p className="font-medium">Drag &amp; drop an image here, or click to select</p>}
+        {!busy && !checking && <p className="font-medium">Drag &amp; drop an image here, or click to select</p>}
         {!busy && onFiles && (
           <p className="text-sm text-muted-foreground">You can also paste an image, or choose several at once.</p>
         )}
