@@ -1,6 +1,6 @@
 import type { Lane } from '@ai-editor/core';
 import { type ConnectionOptions, type Job, Queue, Worker } from 'bullmq';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logging.js';
 import type { JobHandler, JobQueue, QueueStats } from './queue.js';
 import type { WorkHints } from './scheduling.js';
 
@@ -65,7 +65,7 @@ export class BullmqQueue implements JobQueue {
     opts: BullmqOptions,
     /** The operation of an image (the job's name, what /api/health counts by) and its lane. */
     private readonly describe: (imageId: number) => Promise<JobDescription | undefined>,
-    private readonly log?: FastifyBaseLogger,
+    private readonly log?: Logger,
   ) {
     this.queue = this.open(QUEUE_NAME, opts);
     this.quickQueue = this.open(QUICK_QUEUE_NAME, opts);
@@ -187,7 +187,7 @@ export interface BullmqWorkerOptions extends BullmqOptions {
   concurrency: number;
   lockMs: number;
   stalledIntervalMs: number;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Stored on each job it runs (BullMQ's `processedBy`). */
   name?: string;
 }

@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logging.js';
+import { isRunning } from './processes.js';
 
 export interface AuthEmulatorOptions {
   projectId: string;
@@ -12,7 +13,7 @@ export interface AuthEmulatorOptions {
   port: number;
   /** Holds firebase.json, and the exported accounts (imported again at the next start). */
   dataDir: string;
-  log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  log?: Pick<Logger, 'info' | 'warn' | 'error'>;
 }
 
 export interface AuthEmulator {
@@ -48,15 +49,6 @@ export function freePort(): Promise<number> {
 const PARENT_WATCH = fileURLToPath(new URL('./emulator-parent-watch.cjs', import.meta.url));
 /** How long a stale emulator may take to export its accounts and exit before it is killed. */
 const STALE_STOP_MS = 15_000;
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Whether `pid` is an emulator started for this data directory (its command line names our firebase.json). */
 function isOurEmulator(pid: number, dataDir: string): boolean {

@@ -2,10 +2,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { expectedMs, laneOf } from '@ai-editor/core';
 import type { Worker } from 'bullmq';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { LocalTaskId } from '../engines/local-engines.js';
 import type { EngineRegistry } from '../engines/registry.js';
+import type { Logger } from '../logging.js';
 import { BullmqQueue, type ImageJobData, type JobDescription, startBullmqWorker } from './bullmq-queue.js';
 import { EnginePool, type EnginePoolOptions } from './engine-pool.js';
 import { type JobChanges, LocalJobChanges } from './job-events.js';
@@ -37,7 +37,7 @@ export interface RateLimiters {
 }
 
 /** Client-address limits in memory, or with `REDIS_URL` in Redis, so that every API process counts the same hits. */
-export function selectRateLimiters(config: Config, log: FastifyBaseLogger): RateLimiters {
+export function selectRateLimiters(config: Config, log: Logger): RateLimiters {
   const { redisUrl, queuePrefix } = config.scaleOut;
   const redis = redisUrl ? rateLimitRedis(redisUrl, queuePrefix) : undefined;
   const limiter = (name: string, limit: RateLimit) =>
@@ -65,7 +65,7 @@ const SELECT_TASK: LocalTaskId = 'select-object';
 export function createEnginePool(
   config: Config,
   registry: EngineRegistry,
-  log?: FastifyBaseLogger,
+  log?: Logger,
   onHostEnded?: EnginePoolOptions['onHostEnded'],
 ): EnginePool {
   const local = registry.all().flatMap((b) => (b.kind === 'local' ? [b] : []));
@@ -98,7 +98,7 @@ export interface QueueDeps {
   run: JobHandler;
   /** The operation of an image (which names its Redis queue entry), its lane, expected time and owner. */
   describe(imageId: number): Promise<JobDescription | undefined>;
-  log: FastifyBaseLogger;
+  log: Logger;
   registry: EngineRegistry;
   /** Each engine host that ends, with why (metrics). */
   onHostEnded?: EnginePoolOptions['onHostEnded'];
@@ -134,7 +134,7 @@ export function selectQueue(config: Config, deps: QueueDeps): QueueSelection {
  * WORKER_CONCURRENCY jobs at once, the quick one as many as there are quick hosts (at least one: without quick
  * hosts, quick jobs go to the heavy hosts first when they are free).
  */
-export function startLaneWorkers(config: Config, log: FastifyBaseLogger, run: JobHandler): Worker<ImageJobData>[] {
+export function startLaneWorkers(config: Config, log: Logger, run: JobHandler): Worker<ImageJobData>[] {
   const { redisUrl, queuePrefix, workerConcurrency, workerLockMs, stalledIntervalMs } = config.scaleOut;
   if (!redisUrl) throw new Error('Lane workers need REDIS_URL');
   const common = { redisUrl, prefix: queuePrefix, lockMs: workerLockMs, stalledIntervalMs, log, name: workerName() };
@@ -145,7 +145,7 @@ export function startLaneWorkers(config: Config, log: FastifyBaseLogger, run: Jo
 }
 
 /** Job change notices in this process, or with `REDIS_URL` across the API and worker processes (Redis pub/sub). */
-export function selectJobChanges(config: Config, log: FastifyBaseLogger): JobChanges {
+export function selectJobChanges(config: Config, log: Logger): JobChanges {
   const { redisUrl, queuePrefix } = config.scaleOut;
   if (!redisUrl) return new LocalJobChanges();
   return new RedisJobChanges(redisUrl, queuePrefix, (err) =>

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { isRunning } from './processes.js';
 
 /** Where originals and results live. Keys are relative paths such as `originals/<uuid>/file`. */
 export interface Storage {
@@ -20,16 +21,6 @@ export interface Storage {
 }
 
 const TEMP_SUFFIX = '.tmp';
-
-/** Whether a process with this id runs on this machine (the writer of a temp file, named in it). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Files under `<dataDir>/files`, written to a temp name and renamed so a reader never sees half a file. A failed
