@@ -23,8 +23,10 @@ import type { ImageRow } from '../db/schema.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
 import type { Logger } from '../logging.js';
-import { type ImageRepository, type Owner, owns } from '../repositories/images.js';
+import { type ImageRepository, type NewImage, type Owner, owns } from '../repositories/images.js';
 import { type VisitorError, visitorError } from './engine-outcome.js';
+import { hintsOf } from './job-hints.js';
+import { coalesceProgress } from './job-progress.js';
 import { type CheckedFiles, photoKey } from './uploads.js';
 
 /** Which job's result (and which of its outputs) a chained submission takes as its photo. */
@@ -49,21 +51,6 @@ const MAX_HOST_KILLS = 2;
 const CANCEL_CHECK_MS = 1000;
 
 const hostKills = (row: Pick<ImageRow, 'metadata'>) => Number(row.metadata.hostKills ?? 0);
-
-/**
- * A job's scheduling hints (adapters/scheduling.ts): its expected time, written at submit from the photo's size
- * (`metadata.expectedMs`), its lane, and its owner (the signed-in user, else the session).
- */
-export function hintsOf(row: ImageRow): JobDescription {
-  const operation = row.operation as OperationId;
-  const expected = Number(row.metadata.expectedMs ?? expectedMs(operation));
-  return { operation, lane: laneOf(expected), expectedMs: expected, owner: row.ownerUid ?? row.ownerSession };
-}
-
-export async function describeJob(images: ImageRepository, id: number): Promise<JobDescription | undefined> {
-  const row = await images.find(id);
-  return row && hintsOf(row);
-}
 
 export interface JobEvents {
   completed: [row: ImageRow];
@@ -129,40 +116,43 @@ export class JobService {
   ): Promise<ImageRow> {
     this.assertAvailable(operation);
     const folder = `originals/${randomUUID()}`;
-    const keys: { originalKey?: string; maskKey?: string; file2Key?: string } = {};
+    const inputs = (['file', 'mask', 'file2'] as const).flatMap((field) => {
+      const image = files[field];
+      return image ? [{ field, key: `${folder}/${field}.${image.ext}`, bytes: image.bytes, mime: image.mime }] : [];
+    });
+    const keyOf = (field: 'file' | 'mask' | 'file2') => inputs.find((i) => i.field === field)?.key;
+    return this.insertJob(inputs, {
+      operation,
+      ownerSession: owner.sessionId,
+      ownerUid: owner.uid ?? null,
+      parameters: params,
+      metadata: {
+        stage: 'queued',
+        expectedMs: expectedMs(operation, files.file, params),
+        ...(files.file && { photoKey: photoKey(files.file.bytes) }),
+      },
+      originalKey: keyOf('file'),
+      maskKey: keyOf('mask'),
+      file2Key: keyOf('file2'),
+      ...(files.file && {
+        inputWidth: files.file.width,
+        inputHeight: files.file.height,
+        inputBytes: files.file.bytes.length,
+      }),
+      ...(source && { sourceImageId: source.id, sourceIndex: source.index }),
+      ...(api && { apiKeyId: api.keyId, webhookUrl: api.webhookUrl ?? null }),
+    });
+  }
+
+  /** Stores a new job's input files, then its row, then queues it; when a step fails, the files are removed again. */
+  private async insertJob(inputs: { key: string; bytes: Buffer; mime: string }[], values: NewImage): Promise<ImageRow> {
     const written: string[] = [];
     try {
-      for (const [field, column] of [
-        ['file', 'originalKey'],
-        ['mask', 'maskKey'],
-        ['file2', 'file2Key'],
-      ] as const) {
-        const image = files[field];
-        if (!image) continue;
-        const key = `${folder}/${field}.${image.ext}`;
-        await this.deps.storage.put(key, image.bytes, image.mime);
+      for (const { key, bytes, mime } of inputs) {
+        await this.deps.storage.put(key, bytes, mime);
         written.push(key);
-        keys[column] = key;
       }
-      const row = await this.deps.images.insert({
-        operation,
-        ownerSession: owner.sessionId,
-        ownerUid: owner.uid ?? null,
-        parameters: params,
-        metadata: {
-          stage: 'queued',
-          expectedMs: expectedMs(operation, files.file, params),
-          ...(files.file && { photoKey: photoKey(files.file.bytes) }),
-        },
-        ...keys,
-        ...(files.file && {
-          inputWidth: files.file.width,
-          inputHeight: files.file.height,
-          inputBytes: files.file.bytes.length,
-        }),
-        ...(source && { sourceImageId: source.id, sourceIndex: source.index }),
-        ...(api && { apiKeyId: api.keyId, webhookUrl: api.webhookUrl ?? null }),
-      });
+      const row = await this.deps.images.insert(values);
       await this.deps.queue.enqueue(row.id);
       return row;
     } catch (err) {
@@ -193,35 +183,19 @@ export class JobService {
       originalKey: `${folder}/${root.originalKey.split('/').pop()}`,
       maskKey: `${folder}/${root.maskKey.split('/').pop()}`,
     };
-    const written: string[] = [];
-    try {
-      for (const [from, to] of [
-        [root.originalKey, keys.originalKey],
-        [root.maskKey, keys.maskKey],
-      ] as const) {
-        const ext = to.slice(to.lastIndexOf('.') + 1);
-        await this.deps.storage.put(
-          to,
-          await this.deps.storage.get(from),
-          ext === 'jpg' ? 'image/jpeg' : `image/${ext}`,
-        );
-        written.push(to);
-      }
-      const variation = tries.length + 1;
-      const inserted = await this.deps.images.insert({
-        operation,
-        ownerSession: owner.sessionId,
-        ownerUid: owner.uid ?? null,
-        parameters: root.parameters,
-        metadata: { stage: 'queued', retryOf: root.id, try: variation + 1, variation },
-        ...keys,
-      });
-      await this.deps.queue.enqueue(inserted.id);
-      return inserted;
-    } catch (err) {
-      await Promise.all(written.map((k) => this.deps.storage.delete(k)));
-      throw err;
-    }
+    const copy = async (from: string, to: string) => {
+      const ext = to.slice(to.lastIndexOf('.') + 1);
+      return { key: to, bytes: await this.deps.storage.get(from), mime: ext === 'jpg' ? 'image/jpeg' : `image/${ext}` };
+    };
+    const variation = tries.length + 1;
+    return this.insertJob([await copy(root.originalKey, keys.originalKey), await copy(root.maskKey, keys.maskKey)], {
+      operation,
+      ownerSession: owner.sessionId,
+      ownerUid: owner.uid ?? null,
+      parameters: root.parameters,
+      metadata: { stage: 'queued', retryOf: root.id, try: variation + 1, variation },
+      ...keys,
+    });
   }
 
   /** Job `id` and its other tries (the first job first), as the owner sees them. */
@@ -398,33 +372,14 @@ export class JobService {
     this.deps.images.setEngineHost(id, host).catch((err) => this.deps.log.warn({ job: id, err }, 'host not recorded'));
   }
 
-  /** Coalesces progress reports into at most one database write per interval (and one per stage change). */
+  /** Saves the job's progress (coalesced) and tells its status streams. */
   private progressWriter(id: number): (p: Progress) => void {
-    let last = 0;
-    let lastStage = '';
-    let pending: Progress | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const write = () => {
-      timer = undefined;
-      const p = pending;
-      pending = undefined;
-      if (!p) return;
-      last = Date.now();
-      lastStage = p.stage;
-      const patch = { stage: p.stage, percent: p.percent ?? null };
-      this.deps.images.patchPending(id, patch).then(
+    return coalesceProgress((p) => {
+      this.deps.images.patchPending(id, { stage: p.stage, percent: p.percent ?? null }).then(
         () => this.changed(id),
         (err) => this.deps.log.warn({ job: id, err }, 'progress write failed'),
       );
-    };
-    return (p) => {
-      pending = p;
-      const due = p.stage !== lastStage ? 0 : Math.max(0, last + PROGRESS_WRITE_MS - Date.now());
-      if (due === 0) {
-        clearTimeout(timer);
-        write();
-      } else timer ??= setTimeout(write, due);
-    };
+    }, PROGRESS_WRITE_MS);
   }
 
   /** Writes every result or none: when one write fails, the others are deleted again. */

@@ -11,7 +11,8 @@ import { ApiKeyRepository } from '../repositories/api-keys.js';
 import { ImageRepository } from '../repositories/images.js';
 import { WebhookDeliveryRepository } from '../repositories/webhook-deliveries.js';
 import { imageView } from '../routes/images.js';
-import { describeJob, JobService } from '../services/jobs.js';
+import { describeJob } from '../services/job-hints.js';
+import { JobService } from '../services/jobs.js';
 import { WebhookService, watchJobsForWebhooks } from '../services/webhooks.js';
 
 const RESUME_INTERVAL_MS = 60_000;
