@@ -10,7 +10,8 @@ import {
   type HostOptions,
   type RunCommand,
 } from '../engines/host/protocol.js';
-import type { EngineInput, EngineOutput, Progress } from '../engines/types.js';
+import type { LocalTaskId } from '../engines/local-engines.js';
+import type { EngineInput, EngineOutput, Progress, TaskInput } from '../engines/types.js';
 import { pickNext, type Waiting, type WorkHints } from './scheduling.js';
 
 /** A fresh host may take a while to boot and import its engine on a busy machine: not counted in the job's time. */
@@ -115,7 +116,7 @@ export interface PoolStats {
 interface Task extends Waiting {
   id: number;
   module: string;
-  input: EngineInput;
+  input: EngineInput | TaskInput;
   opts: RunOptions;
   resolve(output: EngineOutput): void;
   reject(err: EngineFailure): void;
@@ -207,7 +208,7 @@ class Host {
         task.resolve({ images: m.images.map(bufferOf), metadata: m.metadata });
       } else {
         if (m.fault) {
-          const { operation } = task.input;
+          const operation = 'operation' in task.input ? task.input.operation : task.input.forOperation;
           this.log?.error({ pid: this.pid, operation, module: task.module, stack: m.fault }, 'engine failed');
         }
         task.reject(new EngineFailure(m.message, 'engine', m.code));
@@ -302,7 +303,17 @@ export class EnginePool {
     }));
   }
 
+  /** Runs a job: its operation's engine (`module`: the operation, or a test's engine module URL). */
   run(module: string, input: EngineInput, opts: RunOptions): Promise<EngineOutput> {
+    return this.submit(module, input, opts);
+  }
+
+  /** Runs a task that is not an operation (LOCAL_TASKS). */
+  runTask(task: LocalTaskId, input: TaskInput, opts: RunOptions): Promise<EngineOutput> {
+    return this.submit(task, input, opts);
+  }
+
+  private submit(module: string, input: EngineInput | TaskInput, opts: RunOptions): Promise<EngineOutput> {
     if (this.closed) return Promise.reject(new EngineFailure('the engine pool is closed', 'crashed'));
     if (opts.signal?.aborted) return Promise.reject(new EngineFailure('cancelled', 'cancelled'));
     return new Promise<EngineOutput>((resolve, reject) => {

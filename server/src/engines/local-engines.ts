@@ -1,6 +1,6 @@
 import { isOperationId, type OperationId } from '@ai-editor/core';
 import type { DEFAULT_MODELS } from './replicate/models.js';
-import type { Engine, LocalEngine } from './types.js';
+import type { Engine, HostedEngine, LocalEngine, TaskEngine } from './types.js';
 
 type ProviderOnly = keyof typeof DEFAULT_MODELS;
 
@@ -43,7 +43,7 @@ export function hasLocalEngine(operation: OperationId): boolean {
 export const LOCAL_TASKS = {
   'select-object': () => import('./select/task.js'),
   'photo-analysis': () => import('./analysis/task.js'),
-} satisfies Record<string, () => Promise<{ default: Engine }>>;
+} satisfies Record<string, () => Promise<{ default: TaskEngine }>>;
 
 export type LocalTaskId = keyof typeof LOCAL_TASKS;
 
@@ -58,7 +58,7 @@ export type EngineRef = OperationId | LocalTaskId;
  * Loads a local engine by its reference: an operation id (its engine above) or a task id (LOCAL_TASKS). Tests add
  * their own engines as `file:` URLs of modules whose default export is an engine.
  */
-export async function loadLocalEngine(ref: string): Promise<Engine> {
+export async function loadLocalEngine(ref: string): Promise<HostedEngine> {
   if (isOperationId(ref)) {
     const load = LOCAL_ENGINES[ref];
     if (load === 'provider') throw new Error(`${ref} has no local engine`);

@@ -17,6 +17,17 @@ export interface EngineInput {
   variation?: number;
 }
 
+/**
+ * What the engine pool hands a task that is not an operation (LOCAL_TASKS: select object, photo analysis): a photo
+ * and the task's settings in `params`.
+ */
+export interface TaskInput {
+  image: Buffer;
+  params: Params;
+  /** The operation the task is done for (the mask tool a selection is for, the job's tool), for the log. */
+  forOperation: OperationId;
+}
+
 /** The files an operation takes, typed from its catalogue entry: a photo tool's `image` is always there. */
 type FilesOf<E extends { input: string; mask?: string }> = (E['input'] extends 'prompt' ? unknown : { image: Buffer }) &
   (E extends { mask: 'required' } ? { mask: Buffer } : E extends { mask: 'optional' } ? { mask?: Buffer } : unknown) &
@@ -51,8 +62,8 @@ export interface EngineContext {
  * One operation's engine, as the job service and the engine hosts call it. Errors it means for the visitor are
  * `AppError`s from the error catalogue; anything else is a fault, logged and shown as ENGINE_FAILED.
  */
-export interface Engine {
-  run(input: EngineInput, ctx: EngineContext): Promise<EngineOutput>;
+export interface Engine<Input = EngineInput> {
+  run(input: Input, ctx: EngineContext): Promise<EngineOutput>;
   /**
    * Loads the engine's models into memory ahead of its first job (an engine host calls it when it starts), so
    * that the first job costs what a warm one does. Engines without models leave it out.
@@ -62,6 +73,12 @@ export interface Engine {
   /** Drops what the engine keeps about a photo (its `photoKey`) between jobs: the photo was deleted or expired. */
   forget?(photo: string): void;
 }
+
+/** A task of the engine pool (engines/select/task.ts, engines/analysis/task.ts). */
+export type TaskEngine = Engine<TaskInput>;
+
+/** What an engine host loads: an operation's engine or a task. */
+export type HostedEngine = Engine<EngineInput | TaskInput>;
 
 /** A local engine: the default export of its module under engines/local/, made by `defineEngine`. */
 export interface LocalEngine<Id extends OperationId = OperationId> extends Engine {

@@ -243,9 +243,9 @@ export class RecommendationService {
     const { pool, log } = this.deps;
     if (pool) {
       try {
-        const out = await pool.run(
+        const out = await pool.runTask(
           ANALYSIS_TASK,
-          { operation, image: bytes, params: {} },
+          { forOperation: operation, image: bytes, params: {} },
           {
             onProgress: () => {},
             timeoutMs: ANALYSIS_TIMEOUT_MS,

@@ -66,10 +66,10 @@ export async function selectObjectMask(
   let share = 0;
   let modelRuns = 0;
   try {
-    const out = await pool.run(
+    const out = await pool.runTask(
       SELECT_TASK,
       // The photo's key lets the engine reuse what it computed for this photo's earlier clicks.
-      { operation, image: image.bytes, params: { ...prompt, photo: photoKey(image.bytes) } },
+      { forOperation: operation, image: image.bytes, params: { ...prompt, photo: photoKey(image.bytes) } },
       {
         onProgress: () => {},
         timeoutMs: opts.timeoutMs,

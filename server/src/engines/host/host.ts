@@ -9,7 +9,7 @@ import os from 'node:os';
 import { AppError, type ErrorCode, errorMessage } from '@ai-editor/core';
 import { loadLocalEngine } from '../local-engines.js';
 import { setModelCacheDir } from '../models/model-cache.js';
-import type { Engine, Progress } from '../types.js';
+import type { EngineInput, HostedEngine, Progress, TaskInput } from '../types.js';
 import { HOST_OPTIONS_ENV, type HostMessage, type HostOptions, type PoolCommand, type RunCommand } from './protocol.js';
 
 /**
@@ -43,12 +43,12 @@ const send = (m: HostMessage) => {
   if (!process.connected) process.exit(0);
   process.send?.(m, (err: Error | null) => err && process.exit(0));
 };
-const engines = new Map<string, Promise<Engine>>();
+const engines = new Map<string, Promise<HostedEngine>>();
 const loaded = new Set<string>();
 let idleTimer: NodeJS.Timeout | undefined;
 let busy = false;
 
-function load(module: string): Promise<Engine> {
+function load(module: string): Promise<HostedEngine> {
   let engine = engines.get(module);
   if (!engine) {
     engine = loadLocalEngine(module);
@@ -76,8 +76,14 @@ function scheduleRelease(): void {
   }, options.idleMs);
 }
 
-const bufferOf = (bytes: Uint8Array | undefined) =>
-  bytes && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+const wrap = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+const bufferOf = (bytes: Uint8Array | undefined) => bytes && wrap(bytes);
+
+/** The input as it arrived (its bytes as Uint8Arrays), with Buffers again. */
+function withBuffers(input: EngineInput | TaskInput): EngineInput | TaskInput {
+  if (!('operation' in input)) return { ...input, image: wrap(input.image) };
+  return { ...input, image: bufferOf(input.image), mask: bufferOf(input.mask), image2: bufferOf(input.image2) };
+}
 
 async function run({ task, module, input }: RunCommand): Promise<void> {
   busy = true;
@@ -85,16 +91,13 @@ async function run({ task, module, input }: RunCommand): Promise<void> {
   try {
     const engine = await load(module);
     send({ type: 'started', task });
-    const output = await engine.run(
-      { ...input, image: bufferOf(input.image), mask: bufferOf(input.mask), image2: bufferOf(input.image2) },
-      {
-        threads: options.threads,
-        maxOutputPixels: options.maxOutputPixels,
-        progress: (p: Progress) => send({ type: 'progress', task, ...p }),
-        // The pool stops a job by ending this process, so the engine's own signal never fires here.
-        signal: new AbortController().signal,
-      },
-    );
+    const output = await engine.run(withBuffers(input), {
+      threads: options.threads,
+      maxOutputPixels: options.maxOutputPixels,
+      progress: (p: Progress) => send({ type: 'progress', task, ...p }),
+      // The pool stops a job by ending this process, so the engine's own signal never fires here.
+      signal: new AbortController().signal,
+    });
     reportLoaded(module);
     send({ type: 'done', task, images: output.images, metadata: output.metadata ?? {} });
   } catch (err) {

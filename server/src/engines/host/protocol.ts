@@ -1,6 +1,6 @@
 /** The messages between the engine pool (adapters/engine-pool.ts) and an engine host process (host.ts). */
 import type { ErrorCode, Lane } from '@ai-editor/core';
-import type { EngineInput, Progress } from '../types.js';
+import type { EngineInput, Progress, TaskInput } from '../types.js';
 
 /** What a host is told when it starts (in its environment, as JSON). */
 export interface HostOptions {
@@ -24,9 +24,10 @@ export const HOST_OPTIONS_ENV = 'AIE_ENGINE_HOST_OPTIONS';
 export interface RunCommand {
   type: 'run';
   task: number;
-  /** The engine to run, as loadLocalEngine takes it: an operation id, or an engine module's URL. */
+  /** The engine to run, as loadLocalEngine takes it: an operation id, a task id, or an engine module's URL. */
   module: string;
-  input: EngineInput;
+  /** An operation's job, or a task's photo and settings. */
+  input: EngineInput | TaskInput;
 }
 
 /** Pool → host: the photo with this key was deleted or expired; engines drop what they keep about it. */

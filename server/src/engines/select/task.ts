@@ -3,7 +3,7 @@ import { releaseIsnet, salientMask } from '../models/isnet.js';
 import { loadOpenCv } from '../models/opencv.js';
 import type { Rect } from '../raster/geometry.js';
 import { decode, encodePng, type RawImage } from '../raster/image.js';
-import type { Engine } from '../types.js';
+import type { TaskEngine } from '../types.js';
 import { SelectionCache } from './cache.js';
 import { grabCutBox } from './grabcut.js';
 import { growSelection, type SelectPrompt, selectObject } from './select-object.js';
@@ -33,9 +33,8 @@ async function cachedSegment(photo: string | undefined, img: RawImage, rect: Rec
  * the API's event loop. Input: the photo and the prompt in `params` (see SelectPrompt). Output: one PNG, the
  * selection grown against halos, white = selected, at the upright photo's size; metadata.selectedShare.
  */
-const selectObjectEngine: Engine = {
+const selectObjectEngine: TaskEngine = {
   async run(input, ctx) {
-    if (!input.image) throw new Error('Select object needs a photo');
     const img = await decode(input.image);
     const prompt = promptOf(input.params);
     // The photo's key (services/uploads.ts photoKey) lets the answers for its earlier clicks be reused.
