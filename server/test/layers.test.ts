@@ -1,0 +1,83 @@
+/**
+ * The server's layers (docs/engines.md): routes → services → repositories → adapters → engines. Nothing imports a
+ * layer above its own, engines import nothing outside engines/, and services see neither HTTP (Fastify) nor an image
+ * or model library (their image work goes through adapters/image.ts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+const RANK: Record<string, number> = { engines: 0, adapters: 1, repositories: 2, services: 3, routes: 4 };
+
+const files = (fs.readdirSync(SRC, { recursive: true }) as string[]).filter((f) => /\.(ts|cjs|mjs)$/.test(f));
+
+/** Every import of every file: [importer, what it names] (relative ones resolved to a path under src/). */
+const imports = files.flatMap((file) => {
+  const text = fs.readFileSync(path.join(SRC, file), 'utf8');
+  return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\(\s*)['"]([^'"]+)['"]/g)].map(([, spec]) => {
+    const target = (spec as string).startsWith('.')
+      ? path.relative(SRC, path.resolve(path.dirname(path.join(SRC, file)), spec as string))
+      : (spec as string);
+    return { file: file.split(path.sep).join('/'), spec: spec as string, target: target.split(path.sep).join('/') };
+  });
+});
+const folderOf = (file: string) => (file.includes('/') ? (file.split('/')[0] as string) : '.');
+
+describe('server layers', () => {
+  it('has imports to read (the check itself works)', () => {
+    expect(
+      imports.filter((i) => folderOf(i.file) === 'services' && folderOf(i.target) === 'repositories').length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('no layer imports one above it', () => {
+    const upward = imports
+      .filter((i) => i.spec.startsWith('.'))
+      .filter((i) => {
+        const from = RANK[folderOf(i.file)];
+        const to = RANK[folderOf(i.target)];
+        return from !== undefined && to !== undefined && to > from;
+      })
+      .map((i) => `${i.file} -> ${i.target}`);
+    expect(upward).toEqual([]);
+  });
+
+  it('engines import nothing outside engines/', () => {
+    const out = imports
+      .filter((i) => folderOf(i.file) === 'engines' && i.spec.startsWith('.') && folderOf(i.target) !== 'engines')
+      .map((i) => `${i.file} -> ${i.target}`);
+    expect(out).toEqual([]);
+  });
+
+  it('services import no HTTP framework and no image or model library', () => {
+    const banned = /^(fastify|@fastify\/|sharp$|onnxruntime|@tensorflow\/|@techstark\/opencv|opencv)/;
+    const out = imports
+      .filter((i) => folderOf(i.file) === 'services' && banned.test(i.spec))
+      .map((i) => `${i.file} -> ${i.spec}`);
+    expect(out).toEqual([]);
+  });
+
+  it('has no import loops', () => {
+    const edges = new Map<string, string[]>();
+    for (const i of imports.filter((i) => i.spec.startsWith('.'))) {
+      const target = i.target.replace(/\.js$/, '.ts');
+      if (files.includes(target)) edges.set(i.file, [...(edges.get(i.file) ?? []), target]);
+    }
+    const loops: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, trail: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        loops.push([...trail.slice(trail.indexOf(file)), file].join(' -> '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of edges.get(file) ?? []) visit(next, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const file of files) visit(file, []);
+    expect(loops).toEqual([]);
+  });
+});
