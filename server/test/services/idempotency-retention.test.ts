@@ -119,7 +119,7 @@ describe('RetentionService', () => {
         .mockResolvedValueOnce([row({ id: 500, maskKey: 'm.png' })]),
       deletePurgedBefore: vi.fn(async () => 4),
     };
-    const storage = { delete: vi.fn(async () => {}) };
+    const storage = { delete: vi.fn(async (_key: string) => {}) };
     const retention = new RetentionService({
       images: images as unknown as ImageRepository,
       storage: storage as unknown as Storage,
@@ -138,7 +138,7 @@ describe('RetentionService', () => {
   it("removes results no finished row names, and keeps a running job's", async () => {
     const storage = {
       listKeys: vi.fn(async () => ['results/1/0.png', 'results/1/1.png', 'results/2/0.png', 'results/3/0.png']),
-      delete: vi.fn(async () => {}),
+      delete: vi.fn(async (_key: string) => {}),
     };
     const images = {
       resultsOf: vi.fn(async () => [
