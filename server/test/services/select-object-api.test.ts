@@ -1,0 +1,100 @@
+/**
+ * The Select object service (services/select-object-api.ts) with the engine pool mocked (vi.fn()): the prompt a
+ * visitor's click or box becomes, the task the pool is asked to run, and what the visitor is told when it fails.
+ */
+import { AppError, errorMessage } from '@ai-editor/core';
+import { describe, expect, it, vi } from 'vitest';
+import { EngineFailure, type EnginePool } from '../../src/adapters/engine-pool.js';
+import { parsePrompt, SELECT_TASK, selectObjectMask } from '../../src/services/select-object-api.js';
+import { photoKey } from '../../src/services/uploads.js';
+
+const size = { width: 200, height: 100 };
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    return err instanceof AppError ? err.code : err;
+  }
+  return 'returned';
+};
+
+describe('parsePrompt', () => {
+  it('reads a click inside the photo (the far edge is its last pixel) and a box cut to the photo', () => {
+    expect(parsePrompt({ x: '10', y: '20.5' }, size)).toEqual({ kind: 'point', x: 10, y: 20.5 });
+    expect(parsePrompt({ x: '200', y: '100' }, size)).toEqual({ kind: 'point', x: 199, y: 99 });
+    expect(parsePrompt({ x0: '-20', y0: '10', x1: '50', y1: '300' }, size)).toEqual({
+      kind: 'box',
+      x0: 0,
+      y0: 10,
+      x1: 50,
+      y1: 100,
+    });
+  });
+
+  it('refuses anything else with SELECT_PROMPT_INVALID', () => {
+    const refused: Record<string, string>[] = [
+      {},
+      { x: '201', y: '5' },
+      { x: 'ten', y: '5' },
+      { x: '5' },
+      { x: '5', y: '5', x0: '1', y0: '1', x1: '50', y1: '50' },
+      { x0: '1', y0: '1', x1: '4', y1: '50' },
+      { x0: '300', y0: '1', x1: '400', y1: '50' },
+    ];
+    for (const fields of refused) {
+      expect(
+        codeOf(() => parsePrompt(fields, size)),
+        JSON.stringify(fields),
+      ).toBe('SELECT_PROMPT_INVALID');
+    }
+  });
+});
+
+describe('selectObjectMask', () => {
+  const image = { bytes: Buffer.from('photo bytes'), ...size };
+  const prompt = { kind: 'point' as const, x: 5, y: 5 };
+  const opts = () => ({ timeoutMs: 1000, owner: 'u1', log: { error: vi.fn() } });
+
+  it('runs the selection task on the quick lane with the photo, its key and the tool it is for', async () => {
+    const runTask = vi.fn(async () => ({
+      images: [Buffer.from('png')],
+      metadata: { selectedShare: 0.2, modelRuns: 3 },
+    }));
+    const pool = { runTask } as unknown as EnginePool;
+    expect(await selectObjectMask(pool, 'object-removal', image, prompt, opts())).toEqual({
+      png: Buffer.from('png'),
+      modelRuns: 3,
+    });
+    expect(runTask).toHaveBeenCalledWith(
+      SELECT_TASK,
+      { forOperation: 'object-removal', image: image.bytes, params: { ...prompt, photo: photoKey(image.bytes) } },
+      expect.objectContaining({ timeoutMs: 1000, hints: expect.objectContaining({ lane: 'quick', owner: 'u1' }) }),
+    );
+  });
+
+  it('answers NOTHING_SELECTED for an empty selection and SELECT_UNAVAILABLE where no engines run', async () => {
+    const empty = { runTask: async () => ({ images: [Buffer.from('png')], metadata: { selectedShare: 0 } }) };
+    await expect(
+      selectObjectMask(empty as unknown as EnginePool, 'object-removal', image, prompt, opts()),
+    ).rejects.toMatchObject({ code: 'NOTHING_SELECTED', message: errorMessage('NOTHING_SELECTED') });
+    await expect(selectObjectMask(undefined, 'object-removal', image, prompt, opts())).rejects.toMatchObject({
+      code: 'SELECT_UNAVAILABLE',
+    });
+  });
+
+  it('tells the visitor why the task failed: an ended host by its cause, a fault as ENGINE_FAILED logged once', async () => {
+    const timedOut = { runTask: async () => Promise.reject(new EngineFailure('timeout', 'timeout')) };
+    await expect(
+      selectObjectMask(timedOut as unknown as EnginePool, 'object-removal', image, prompt, opts()),
+    ).rejects.toMatchObject({ code: 'PROCESSING_TIMED_OUT' });
+    const faulty = { runTask: async () => Promise.reject(new TypeError('x is undefined')) };
+    const o = opts();
+    const err = await selectObjectMask(faulty as unknown as EnginePool, 'image-inpainting', image, prompt, o).catch(
+      (e) => e,
+    );
+    expect(err).toMatchObject({ code: 'ENGINE_FAILED', message: errorMessage('ENGINE_FAILED') });
+    expect(err.message).not.toContain('x is undefined');
+    expect(o.log.error).toHaveBeenCalledTimes(1);
+    expect(o.log.error.mock.calls[0]?.[0]).toMatchObject({ task: SELECT_TASK, operation: 'image-inpainting' });
+  });
+});
