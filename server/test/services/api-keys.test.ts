@@ -2,11 +2,11 @@
  * ApiKeyService over a mocked repository (vi.fn()): a key is shown once and stored only as its hash, it signs its
  * owner in until revoked, and only its owner can revoke it.
  */
-import { AppError } from '@ai-editor/core';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiKeyRow } from '../../src/db/schema.js';
 import type { ApiKeyRepository } from '../../src/repositories/api-keys.js';
 import { API_KEY_PREFIX, ApiKeyService } from '../../src/services/api-keys.js';
+import { codeOf } from '../support/refusals.js';
 
 function setUp() {
   const rows: ApiKeyRow[] = [];
@@ -31,12 +31,6 @@ function setUp() {
   };
   return { service: new ApiKeyService(repo as unknown as ApiKeyRepository), repo, rows };
 }
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'resolved',
-    (err) => (err instanceof AppError ? err.code : err),
-  );
 
 describe('ApiKeyService', () => {
   it('shows a new key once, keeps only its hash, and lists it by its prefix', async () => {

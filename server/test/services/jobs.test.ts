@@ -2,7 +2,6 @@
  * JobService alone, with its repository, queue and storage mocked: what cancel and submit do to the row, the queue
  * and the "failed" event (which gives a signed-in visitor's use back).
  */
-import { AppError } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import type { JobQueue } from '../../src/adapters/queue.js';
@@ -13,6 +12,7 @@ import type { EngineRegistry } from '../../src/engines/registry.js';
 import type { ImageRepository } from '../../src/repositories/images.js';
 import { JobService } from '../../src/services/jobs.js';
 import type { CheckedFiles } from '../../src/services/uploads.js';
+import { codeOf } from '../support/refusals.js';
 
 const owner = { sessionId: 'session-a' };
 
@@ -73,12 +73,6 @@ function setUp(stored: ImageRow) {
   jobs.events.on('failed', failed);
   return { jobs, images, queue, storage, failed };
 }
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'resolved',
-    (err) => (err instanceof AppError ? err.code : err),
-  );
 
 describe('JobService.cancel', () => {
   it('refuses a finished job with JOB_FINISHED and gives no use back', async () => {

@@ -10,6 +10,7 @@ import type { ImageRow } from '../../src/db/schema.js';
 import type { JobService } from '../../src/services/jobs.js';
 import { RecommendationService, recommendationsFor } from '../../src/services/recommendations.js';
 import { fixtureBytes } from '../support/engine-ctx.js';
+import { codeOf } from '../support/refusals.js';
 
 const owner = { sessionId: 'session-a' };
 // Black and white and 512 px: the rules suggest colorization and super-resolution for it.
@@ -35,12 +36,6 @@ function setUp(job: Partial<ImageRow>, unavailable: OperationId[] = []) {
 }
 
 const ids = (recs: { operationId: string }[]) => recs.map((r) => r.operationId);
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'resolved',
-    (err) => (err instanceof AppError ? err.code : err),
-  );
-
 describe('RecommendationService.forJob', () => {
   it("leaves out the job's own tool and the tools that cannot run here, keeping the rest in order", async () => {
     const all = ids(await recommendationsFor(photo));

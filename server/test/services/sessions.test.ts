@@ -14,12 +14,7 @@ import { AccountGuard } from '../../src/services/account-guard.js';
 import { ApiKeyService } from '../../src/services/api-keys.js';
 import { createIdentify, type TokenVerifier } from '../../src/services/auth/index.js';
 import { newSession, ownerOf, SESSION_COOKIE, sessionSecret } from '../../src/services/sessions.js';
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'resolved',
-    (err) => (err instanceof AppError ? err.code : err),
-  );
+import { codeOf } from '../support/refusals.js';
 
 describe('sessions', () => {
   let dir: string | undefined;

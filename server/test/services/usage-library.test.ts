@@ -11,12 +11,7 @@ import type { ImageRepository } from '../../src/repositories/images.js';
 import type { UsageRepository } from '../../src/repositories/usage.js';
 import { LibraryService, thumbnailKey } from '../../src/services/library.js';
 import { UsageService } from '../../src/services/usage.js';
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'resolved',
-    (err) => (err instanceof AppError ? err.code : err),
-  );
+import { codeOf } from '../support/refusals.js';
 
 function usageSetUp(limit: number, jobStatus: 'pending' | 'failed' = 'pending') {
   const usage = {
