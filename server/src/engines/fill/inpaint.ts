@@ -13,7 +13,7 @@ import type { RawImage } from '../raster/image.js';
 import { dilate } from '../raster/morphology.js';
 import { seededRandom } from '../raster/random.js';
 import { exemplarFill } from './exemplar-fill.js';
-import { backgroundSources } from './fill-sources.js';
+import { backgroundSources, type SourceMap } from './fill-sources.js';
 import { LOCAL_SEARCH, Matcher, seedField, upsampleField } from './patch-match.js';
 import { blendFill } from './poisson-blend.js';
 import {
@@ -27,6 +27,7 @@ import {
   NC,
   upsampleHole,
 } from './pyramid.js';
+import { thinParts } from './thin-parts.js';
 
 export interface InpaintOptions {
   /** Patch half-size: 3 gives the 7x7 patches of Newson et al. */
@@ -57,6 +58,22 @@ const LARGE_LEVEL = 25_000;
  * reduced only as far as the time budget needs.
  */
 const STRUCTURE_PIXELS = 8000;
+/** Parts of the hole no wider than 2 * THIN_RADIUS + 1 pixels are strokes (thin-parts.ts). */
+const THIN_RADIUS = 6;
+
+/**
+ * Thin parts of the hole (text, dates: thinParts) copy from everything around them, objects included, and their
+ * seam is blended to every neighbour: what a stroke crosses is continued through it.
+ */
+function keepThinStructure(sources: SourceMap, hole: Uint8Array, w: number, h: number): void {
+  const thin = thinParts(hole, w, h, THIN_RADIUS);
+  const nearThin = dilate(thin, w, h, 2);
+  const { nearObject, foreign } = sources;
+  for (let i = 0; i < thin.length; i++) {
+    if (thin[i] && nearObject) nearObject[i] = 1;
+    if (nearThin[i]) foreign[i] = 0;
+  }
+}
 
 /**
  * Fills the set pixels of `mask` (1 channel, same size) in an RGB image. Throws when no patch lies wholly outside
@@ -97,6 +114,7 @@ export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = 
   const valid = new Uint8Array(n);
   for (let y = r; y < h - r; y++) for (let x = r; x < w - r; x++) valid[y * w + x] = near[y * w + x] ? 0 : 1;
   const sources = opts.keepForeign ? null : backgroundSources(base.img, NC, w, h, hole, r, valid);
+  if (sources?.nearObject) keepThinStructure(sources, hole, w, h);
   const allowedAt: (Uint8Array | undefined)[] = [sources?.allowed];
   const nearAt: (Uint8Array | undefined)[] = [sources?.nearObject];
   const objectAt: (Uint8Array | undefined)[] = [sources?.foreign];
