@@ -40,3 +40,46 @@ export function thinParts(mask: Uint8Array, w: number, h: number, radius: number
   }
   return thin;
 }
+
+/**
+ * Smooths the colour (the first three of `nc` floats per pixel) of the `thin` pixels in place by `sweeps`
+ * Gauss-Seidel sweeps of Laplace's equation, the known pixels around them fixed: toward the membrane fill that
+ * continues the stroke's two sides smoothly into each other.
+ */
+export function smoothThin(
+  img: Float32Array,
+  nc: number,
+  w: number,
+  h: number,
+  thin: Uint8Array,
+  sweeps: number,
+  keep: number,
+): void {
+  const pixels: number[] = [];
+  for (let p = 0; p < thin.length; p++) if (thin[p]) pixels.push(p);
+  const patch = Float32Array.from(
+    pixels.flatMap((p) => [img[p * nc] as number, img[p * nc + 1] as number, img[p * nc + 2] as number]),
+  );
+  for (let s = 0; s < sweeps; s++) {
+    for (let k = s % 2 ? pixels.length - 1 : 0; k >= 0 && k < pixels.length; k += s % 2 ? -1 : 1) {
+      const p = pixels[k] as number;
+      const x = p % w;
+      const y = (p - x) / w;
+      for (let c = 0; c < 3; c++) {
+        let sum = 0;
+        let cnt = 0;
+        if (x > 0) (sum += img[(p - 1) * nc + c] as number), cnt++;
+        if (x < w - 1) (sum += img[(p + 1) * nc + c] as number), cnt++;
+        if (y > 0) (sum += img[(p - w) * nc + c] as number), cnt++;
+        if (y < h - 1) (sum += img[(p + w) * nc + c] as number), cnt++;
+        img[p * nc + c] = sum / cnt;
+      }
+    }
+  }
+  for (const [k, p] of pixels.entries()) {
+    for (let c = 0; c < 3; c++) {
+      const smooth = img[p * nc + c] as number;
+      img[p * nc + c] = smooth + keep * ((patch[3 * k + c] as number) - smooth);
+    }
+  }
+}
