@@ -264,7 +264,8 @@ async function paintedSet(label: string, specs: PaintedCaseSpec[], indexBase: nu
 /**
  * Warm time at 1024x1024: a round blob covering 5 % and 20 % of a wood-and-saucer photo, the whole engine run (PNG
  * in and out included). Wall time and this process's CPU time (process.cpuUsage) of the same runs: on a shared
- * machine the CPU time is the figure that compares across runs.
+ * machine the CPU time is the figure that compares across runs. Beside it, the ratio to an in-run reference: OpenCV's
+ * Telea fill of the same mask, timed between our runs, so a loaded machine slows both.
  */
 async function speed() {
   const big = await fixturePixels('coffee.png', { width: 1024, height: 1024 });
@@ -273,8 +274,10 @@ async function speed() {
     const hole = blobMask(1024, 1024, { cx: 560, cy: 540, rx: r, ry: r }, 0);
     const covered = hole.data.reduce((s, v) => s + (v ? 1 : 0), 0) / (1024 * 1024);
     await ours(big, hole);
+    await teleaFill(big, hole);
     const wall: number[] = [];
     const cpu: number[] = [];
+    const reference: number[] = [];
     for (let k = 0; k < RUNS; k++) {
       const c = process.cpuUsage();
       const t = performance.now();
@@ -282,10 +285,15 @@ async function speed() {
       wall.push(performance.now() - t);
       const used = process.cpuUsage(c);
       cpu.push((used.user + used.system) / 1000);
+      const tr = performance.now();
+      await teleaFill(big, hole);
+      reference.push(performance.now() - tr);
     }
+    const ratio = wall.reduce((a, b) => a + b, 0) / reference.reduce((a, b) => a + b, 0);
     const range = (v: number[]) => `${Math.min(...v).toFixed(0)}-${Math.max(...v).toFixed(0)} ms`;
     console.log(
-      `1024x1024, mask ${(covered * 100).toFixed(1)} %: ours warm, ${RUNS} runs: wall ${range(wall)}, CPU ${range(cpu)} (load ${os.loadavg()[0]?.toFixed(1)})`,
+      `1024x1024, mask ${(covered * 100).toFixed(1)} %: ours warm, ${RUNS} runs: wall ${range(wall)}, CPU ${range(cpu)}; ` +
+        `Telea reference ${range(reference)}, ours/Telea ${ratio.toFixed(2)} (load ${os.loadavg()[0]?.toFixed(1)})`,
     );
   }
 }
