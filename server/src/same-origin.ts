@@ -1,5 +1,6 @@
 import { AppError } from '@ai-editor/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { bearerToken } from './services/auth/index.js';
 
 /** Methods that change nothing: never refused here. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -27,12 +28,13 @@ export function isSameOrigin(request: FastifyRequest, publicOrigins: readonly st
 
 /**
  * Refuses (403 CROSS_SITE_REQUEST) every POST, PUT, PATCH and DELETE that another origin's page made a browser
- * send with this visitor's cookie. Requests with an `Authorization` header carry their credential themselves (an
- * API key, an ID token), which no other page can make a browser add, so they are not checked.
+ * send with this visitor's cookie. Requests with an `Authorization: Bearer` header carry their credential themselves
+ * (an API key, an ID token) and are identified by it alone, never by the cookie, so they are not checked. Any other
+ * `Authorization` (Basic, which a browser can send by itself) leaves the cookie in charge and is checked.
  */
 export function registerSameOrigin(app: FastifyInstance, publicOrigins: readonly string[]): void {
   app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method) || request.headers.authorization) return;
+    if (SAFE_METHODS.has(request.method) || bearerToken(request.headers.authorization) !== undefined) return;
     if (!isSameOrigin(request, publicOrigins)) {
       request.log.warn(
         { url: request.url, origin: request.headers.origin, site: request.headers['sec-fetch-site'] },

@@ -113,6 +113,20 @@ describe('hardening: forgery and right answers', () => {
       const read = await fetch(`${server.url}/api/me`, { headers: { 'sec-fetch-site': 'cross-site' } });
       expect(read.status).toBe(200);
     });
+
+    it('checks a request whose Authorization is not a bearer credential: the cookie still decides who it is', async () => {
+      const v = await signedInVisitor(server);
+      const id = await submitted(await v.submit({ operation: 'hdr-enhancement', file: photo() }));
+      // Basic credentials a browser can add by itself (a URL's user:password): the session cookie goes along.
+      const res = await v.fetch(`/api/images/${id}/cancel`, {
+        method: 'POST',
+        headers: { authorization: 'Basic dTpw', origin: 'http://127.0.0.1:5699', 'sec-fetch-site': 'same-site' },
+      });
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { code: string }).code).toBe('CROSS_SITE_REQUEST');
+      expect(((await (await v.fetch(`/api/images/${id}`)).json()) as { status: string }).status).toBe('pending');
+      expect((await v.fetch(`/api/images/${id}/cancel`, { method: 'POST' })).status).toBe(200);
+    });
   });
 
   describe('ids past what the column holds', () => {

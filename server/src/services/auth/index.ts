@@ -38,6 +38,14 @@ export interface Identity {
   apiKeyId?: number;
 }
 
+/**
+ * The credential an `Authorization: Bearer <token>` header carries (an API key or an ID token), or nothing for any
+ * other header. Only a bearer credential identifies a request without its session cookie.
+ */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return authorization?.toLowerCase().startsWith('bearer ') ? authorization.slice(7).trim() : undefined;
+}
+
 /** Identifies a request from its `Authorization` header and its session id. */
 export type Identify = (authorization: string | undefined, sessionId: string) => Promise<Identity>;
 
@@ -48,8 +56,8 @@ export type Identify = (authorization: string | undefined, sessionId: string) =>
  */
 export function createIdentify(sessions: SessionRepository, verifier: TokenVerifier, apiKeys: ApiKeyService): Identify {
   return async (authorization, sessionId) => {
-    if (authorization?.toLowerCase().startsWith('bearer ')) {
-      const token = authorization.slice(7).trim();
+    const token = bearerToken(authorization);
+    if (token !== undefined) {
       if (isApiKey(token)) {
         const { keyId, ...user } = await apiKeys.authenticate(token);
         return { user, apiKeyId: keyId };
