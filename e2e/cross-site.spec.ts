@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
 import { signIn } from './auth-support';
-import { fixture } from './tool-support';
+import { fixture, resizedPhoto } from './tool-support';
 
 /**
  * Same-site forgery: a page on another port of the same host is the same site, so the SameSite=Lax session cookie
@@ -12,8 +12,11 @@ import { fixture } from './tool-support';
  */
 const PHOTO = fs.readFileSync(fixture('astronaut.png')).toString('base64');
 
-/** The other origin: one page with a form and a fetch aimed at the app, built to act with the visitor's cookie. */
-function attackerPage(app: string): string {
+/**
+ * The other origin: one page with a form and fetches aimed at the app, built to act with the visitor's cookie: a job
+ * submitted, and the visitor's running job cancelled (a text/plain POST, a "simple" request sent without asking).
+ */
+function attackerPage(app: string, victimJob: number): string {
   const target = `${app}/api/images?operation=pencil-sketch`;
   return `<!doctype html><html><body><h1>Free wallpapers</h1>
 <form id="forged" method="post" enctype="multipart/form-data" action="${target}">
@@ -30,7 +33,7 @@ function attackerPage(app: string): string {
   // no-cors: the page cannot read the answer, it only wants the effect.
   window.fetched = fetch('${target}', { method: 'POST', mode: 'no-cors', credentials: 'include', body })
     .then(() => 'sent', (e) => String(e));
-  window.cancelled = fetch('${app}/api/images/1/cancel', {
+  window.cancelled = fetch('${app}/api/images/${victimJob}/cancel', {
     method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body: '{}',
   }).then(() => 'sent', (e) => String(e));
 </script></body></html>`;
@@ -42,15 +45,30 @@ async function myJobs(page: Page): Promise<number> {
   return ((await res.json()) as { items: unknown[] }).items.length;
 }
 
-test('a page on another port cannot submit a job with the visitor’s cookie; the app’s own page can', async ({
+async function view(page: Page, id: number): Promise<{ status: string; metadata: { errorCode?: string } }> {
+  return (await page.request.get(`/api/images/${id}`)).json();
+}
+
+test('a page on another port cannot submit a job or cancel one with the visitor’s cookie; the app’s own page can', async ({
   page,
   baseURL,
-}) => {
-  test.setTimeout(120_000);
+}, info) => {
+  test.setTimeout(180_000);
   await signIn(page);
+  // The visitor's job, still running while the other page is open: denoising a 4000 px photo takes seconds.
+  const large = await resizedPhoto('chelsea.png', 4000, 2667, info.outputDir, 'jpeg');
+  const submitted = await page.request.post('/api/images', {
+    multipart: {
+      operation: 'denoising',
+      file: { name: 'large.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(large) },
+    },
+  });
+  expect(submitted.status()).toBe(201);
+  const running = ((await submitted.json()) as { id: number }).id;
+
   const attacker = http.createServer((_req, res) => {
     res.setHeader('content-type', 'text/html');
-    res.end(attackerPage(baseURL as string));
+    res.end(attackerPage(baseURL as string, running));
   });
   await new Promise<void>((r) => attacker.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}`;
@@ -63,6 +81,8 @@ test('a page on another port cannot submit a job with the visitor’s cookie; th
       const w = window as unknown as { fetched: Promise<string>; cancelled: Promise<string> };
       return Promise.all([w.fetched, w.cancelled]);
     });
+    // The forged cancel reached a job that was still running, and the job runs on.
+    expect((await view(page, running)).status).toBe('pending');
 
     // The form: the browser goes to the server's answer, which the visitor reads.
     const [answer] = await Promise.all([
@@ -73,20 +93,27 @@ test('a page on another port cannot submit a job with the visitor’s cookie; th
     await expect(page.locator('body')).toContainText(
       'This request came from another site and was refused. Please use the app itself',
     );
-    // Neither the fetch nor the form made a job with the visitor's cookie.
-    expect(await myJobs(page)).toBe(0);
+    await page.screenshot({ path: info.outputPath('forged-form-refused.png') });
+    // Neither the fetch nor the form made a job with the visitor's cookie: only the visitor's own is listed.
+    expect(await myJobs(page)).toBe(1);
   } finally {
     attacker.close();
   }
 
-  // The same request from the app's own page goes through.
+  // The same requests from the app's own page go through: a job submitted, the running one cancelled.
   await page.goto('/');
-  const status = await page.evaluate(async (photo) => {
-    const bytes = Uint8Array.from(atob(photo), (c) => c.charCodeAt(0));
-    const body = new FormData();
-    body.append('file', new File([bytes], 'photo.png', { type: 'image/png' }));
-    return (await fetch('/api/images?operation=pencil-sketch', { method: 'POST', body })).status;
-  }, PHOTO);
-  expect(status).toBe(201);
-  expect(await myJobs(page)).toBe(1);
+  const statuses = await page.evaluate(
+    async ({ photo, id }) => {
+      const bytes = Uint8Array.from(atob(photo), (c) => c.charCodeAt(0));
+      const body = new FormData();
+      body.append('file', new File([bytes], 'photo.png', { type: 'image/png' }));
+      const submit = await fetch('/api/images?operation=pencil-sketch', { method: 'POST', body });
+      const cancel = await fetch(`/api/images/${id}/cancel`, { method: 'POST' });
+      return [submit.status, cancel.status];
+    },
+    { photo: PHOTO, id: running },
+  );
+  expect(statuses).toEqual([201, 200]);
+  expect(await myJobs(page)).toBe(2);
+  expect((await view(page, running)).metadata.errorCode).toBe('CANCELLED');
 });
