@@ -10,7 +10,8 @@
  *   of the server's whole process tree above idle (target <= 1.5 GB);
  * - the recommendation flood: a signed-in user's fast job (pencil sketch) alone, and while guests send 200 photo
  *   analysis requests, 50 at a time (target <= 1.5x its time alone);
- * - kill -9 of the API in emulator mode: whether its Auth emulator ends too, and how soon (target: gone).
+ * - kill -9 of the API in emulator mode: whether its Auth emulator ends too, how soon, and whether an account made just
+ *   before the kill was exported (target: gone, exported).
  * Run: npm run bench:faults (BENCH_ONLY=flood,emulator runs only those parts; also timeouts, engines, polls, bomb,
  * kills, lifted)
  */
@@ -20,6 +21,7 @@ import path from 'node:path';
 import { getOperation, type OperationId } from '@ai-editor/core';
 import sharp from 'sharp';
 import { freePort } from '../server/src/adapters/firebase-emulator.js';
+import { createEmulatorAccount } from '../server/test/support/emulator-accounts.js';
 import { HEALTH_HEADERS, startServerProcess } from '../server/test/support/server-process.js';
 import { percentile, pollsDuring } from './support/poll-under-load.js';
 import { signIn } from './support/sign-in.js';
@@ -43,10 +45,11 @@ type View = {
 /** A server process with its own data and its own Auth emulator, and a client signed in on it. */
 async function serve(env: Record<string, string>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aie-faults-'));
+  const emulatorPort = String(await freePort());
   const server = await startServerProcess(
     {
       DATA_DIR: dataDir,
-      AUTH_EMULATOR_PORT: String(await freePort()),
+      AUTH_EMULATOR_PORT: emulatorPort,
       // More jobs than a visitor's daily allowance; the rules themselves are tested elsewhere.
       DAILY_USES_PER_OPERATION: '10000',
       ...env,
@@ -89,6 +92,7 @@ async function serve(env: Record<string, string>) {
   return {
     server,
     dataDir,
+    emulatorPort,
     cookie,
     user,
     guest: client({}),
@@ -226,10 +230,15 @@ function guestClient(url: string) {
   };
 }
 
-/** Kills the server with SIGKILL and says whether (and how soon) its Auth emulator ended too. */
-async function emulatorAfterKill(s: Awaited<ReturnType<typeof serve>>): Promise<string> {
+/**
+ * Kills the server with SIGKILL and says whether (and how soon) its Auth emulator ended too, and whether an account
+ * made just before the kill was exported on the way (the export is what the next start imports).
+ */
+async function emulatorAfterKill(s: Awaited<ReturnType<typeof serve>>, emulatorPort: string): Promise<string> {
   const pidFile = path.join(s.dataDir, 'auth-emulator', 'emulator.pid');
   const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+  const email = `before-kill-${Date.now()}@example.com`;
+  await createEmulatorAccount(`http://127.0.0.1:${emulatorPort}`, { email });
   const running = (p: number) => {
     try {
       process.kill(p, 0);
@@ -244,8 +253,10 @@ async function emulatorAfterKill(s: Awaited<ReturnType<typeof serve>>): Promise<
   while (running(pid) && Date.now() - t < 60_000) await sleep(100);
   const gone = !running(pid);
   if (!gone) process.kill(pid, 'SIGKILL');
+  const accounts = path.join(s.dataDir, 'auth-emulator', 'export', 'auth_export', 'accounts.json');
+  const exported = fs.existsSync(accounts) && fs.readFileSync(accounts, 'utf8').includes(email);
   fs.rmSync(s.dataDir, { recursive: true, force: true });
-  return `emulator (PID ${pid}, running before: ${alive ? 'yes' : 'NO'}) ${gone ? `gone ${((Date.now() - t) / 1000).toFixed(1)} s after the API (its accounts exported on the way)` : 'STILL RUNNING after 60 s'}   (target: gone)`;
+  return `emulator (PID ${pid}, running before: ${alive ? 'yes' : 'NO'}) ${gone ? `gone ${((Date.now() - t) / 1000).toFixed(1)} s after the API` : 'STILL RUNNING after 60 s'}; the account made just before the kill ${exported ? 'exported' : 'NOT exported (lost)'}   (target: gone, exported)`;
 }
 
 const lines: string[] = [];
@@ -377,7 +388,7 @@ if (runs('kills')) {
 }
 
 // 2e. kill -9 of the API: its Auth emulator (emulator mode, started beside it) must not outlive it.
-if (runs('emulator')) report(`kill -9 of the API           ${await emulatorAfterKill(s)}`);
+if (runs('emulator')) report(`kill -9 of the API           ${await emulatorAfterKill(s, s.emulatorPort)}`);
 else await s.close();
 
 // 3. The same bomb with the output limit lifted: the memory budget (ENGINE_MEMORY_MB) is what stops it then.

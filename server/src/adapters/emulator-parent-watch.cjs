@@ -3,6 +3,11 @@
 // (it exports its accounts on the way out), and is ended if it has not stopped within 20 s. An orphan is
 // re-parented, so a changed parent process id is the sign.
 const parent = process.ppid;
+
+// Its output goes to pipes the parent reads. With the parent gone, the CLI's "exporting" lines fail with EPIPE,
+// which ended the process before the accounts were written: such failures are dropped.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+
 const watch = setInterval(() => {
   if (process.ppid === parent) return;
   clearInterval(watch);

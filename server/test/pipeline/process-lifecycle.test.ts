@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startAuthEmulator } from '../../src/adapters/firebase-emulator.js';
 import { authTestEnv, emulatorReady, signIn } from '../support/auth.js';
+import { createEmulatorAccount } from '../support/emulator-accounts.js';
 import { closedPort } from '../support/ports.js';
 import { fixture, visitor } from '../support/server.js';
 import { HEALTH_DETAILS_TOKEN } from '../support/server-process.js';
@@ -167,6 +168,15 @@ describe('the Auth emulator beside the server (emulator mode)', () => {
   const emulatorPid = (s: Started) =>
     Number(fs.readFileSync(path.join(s.dataDir, 'auth-emulator/emulator.pid'), 'utf8'));
   const signInReady = (s: Started) => until(() => /Local sign-in: Firebase Auth emulator/.test(s.output()), 240_000);
+  /** Makes an account in the emulator on this port, as the sign-in popup would. */
+  const signUp = (env: Record<string, string>, email: string) =>
+    createEmulatorAccount(`http://127.0.0.1:${env.AUTH_EMULATOR_PORT}`, { email });
+  /** Whether the emulator on this port knows the email already (signing up again is refused). */
+  const known = (env: Record<string, string>, email: string) =>
+    signUp(env, email).then(
+      () => false,
+      (err: Error) => /EMAIL_EXISTS/.test(err.message),
+    );
 
   it('SIGTERM stops server and emulator well under 10 s', async () => {
     const s = launch(await emulatorEnv());
@@ -180,12 +190,14 @@ describe('the Auth emulator beside the server (emulator mode)', () => {
     expect(isRunning(pid)).toBe(false);
   }, 300_000);
 
-  it('kill -9 of the server: the emulator ends itself; a stale one on the port is replaced at the next start', async () => {
+  it('kill -9 of the server: the emulator ends itself; a stale one on the port is replaced at the next start; no account is lost', async () => {
     const env = await emulatorEnv();
     const s = launch(env);
     await healthy(s);
     expect(await signInReady(s)).toBe(true);
     const pid = emulatorPid(s);
+    // Accounts made since the emulator's last export (here: since it started) must outlive the kill.
+    await signUp(env, 'before-kill@example.com');
     process.kill(s.child.pid as number, 'SIGKILL');
     await s.exited;
     // Its parent gone, the emulator exports its accounts and exits.
@@ -200,12 +212,17 @@ describe('the Auth emulator beside the server (emulator mode)', () => {
     });
     await stale.ready();
     const stalePid = emulatorPid(s);
+    await signUp(env, 'on-stale@example.com');
     const next = launch(env, s.dataDir);
     await healthy(next);
     expect(await signInReady(next)).toBe(true);
     expect(isRunning(stalePid)).toBe(false);
     expect(emulatorPid(next)).not.toBe(stalePid);
     expect(next.output()).not.toMatch(/sign-in is unavailable/);
+    // Both accounts were exported on the way out and imported again.
+    expect(await known(env, 'before-kill@example.com')).toBe(true);
+    expect(await known(env, 'on-stale@example.com')).toBe(true);
+    expect(await known(env, 'never-made@example.com')).toBe(false);
     process.kill(next.child.pid as number, 'SIGTERM');
     await next.exited;
     await stale.stop();
