@@ -165,7 +165,8 @@ async function outputBomb(s: Awaited<ReturnType<typeof serve>>): Promise<string>
 
 /**
  * A signed-in user's pencil sketch timed alone (median of 3, by the server's clock), then while guests send 200
- * recommendation requests 50 at a time over ten guest jobs (their photos and results); what the guests were told.
+ * recommendation requests 50 at a time over ten guest jobs (their photos and results): the median of the jobs run
+ * one after another while the flood lasts (up to 5, at least one); what the guests were told.
  */
 async function recommendationFlood(s: Awaited<ReturnType<typeof serve>>): Promise<string> {
   const timed = async () => {
@@ -200,11 +201,19 @@ async function recommendationFlood(s: Awaited<ReturnType<typeof serve>>): Promis
       statuses.set(res?.status ?? 0, (statuses.get(res?.status ?? 0) ?? 0) + 1);
     }
   };
-  const flooding = Promise.all(Array.from({ length: 50 }, flood));
-  const during = await timed();
+  const started = Date.now();
+  let floodMs = 0;
+  const flooding = Promise.all(Array.from({ length: 50 }, flood)).then(() => {
+    floodMs = Date.now() - started;
+  });
+  // Jobs one after another while the flood lasts (at least one), their median compared with the median alone.
+  const samples: number[] = [];
+  do samples.push(await timed());
+  while (!floodMs && samples.length < 5);
   await flooding;
+  const during = median([...samples]);
   const told = [...statuses].map(([status, n]) => `${n}x ${status}`).join(', ');
-  return `pencil sketch alone ${alone} ms, during 200 guest analysis requests (50 at a time) ${during} ms: ${(during / alone).toFixed(2)}x (target <= 1.5x); guests were answered ${told}`;
+  return `pencil sketch alone ${alone} ms, during 200 guest analysis requests (50 at a time, ${floodMs} ms) ${during} ms (median of ${samples.join(', ')}): ${(during / alone).toFixed(2)}x (target <= 1.5x); guests were answered ${told}`;
 }
 
 /** A guest that keeps the cookie its first answer sets. */

@@ -74,7 +74,7 @@ const ANALYSIS_TASK: LocalTaskId = 'photo-analysis';
 const ANALYSIS_TIMEOUT_MS = 60_000;
 /** Analyses kept (per job and picture): a photo never changes, so neither does its analysis. */
 const CACHED_ANALYSES = 2000;
-/** Guests' analyses running at once, across all guests: the engine hosts stay free for jobs. */
+/** Guests' analyses running at once, across all guests: the machine stays free for jobs. */
 const GUEST_ANALYSES_AT_ONCE = 1;
 /** Guests' analyses waiting for their turn; more are refused (429) rather than queued. */
 const GUEST_ANALYSES_WAITING = 8;
@@ -186,7 +186,10 @@ export class RecommendationService {
       const analysis = (async () => {
         const release = owner.uid ? () => {} : await this.guestSlots.acquire(cancel.signal);
         try {
-          return await this.analyse(await this.deps.storage.get(key), row.operation, cancel.signal);
+          // Faces are looked for (in an engine host) only where the face tip could be offered: a face-enhancement
+          // job's own (every guest's job) never shows it, and its analysis then costs no engine time.
+          const faces = this.offered('face-enhancement', row.operation);
+          return await this.analyse(await this.deps.storage.get(key), row.operation, cancel.signal, faces);
         } finally {
           release();
         }
@@ -234,14 +237,20 @@ export class RecommendationService {
   }
 
   /**
-   * Measures the photo in an engine host with face detection when this process runs engines; otherwise (or if that
-   * fails) here, without faces: sharp does its work off the event loop, and the rest is a few milliseconds.
+   * Measures the photo in an engine host with face detection when this process runs engines and `faces` is asked
+   * for; otherwise (or if that fails) here, without faces: sharp does its work off the event loop, and the rest is a
+   * few milliseconds.
    * `signal` drops an analysis still waiting for a host; one already running finishes (ending its host would cost
    * more than the analysis) and is kept for the next ask.
    */
-  private async analyse(bytes: Buffer, operation: OperationId, signal: AbortSignal): Promise<PhotoAnalysis> {
+  private async analyse(
+    bytes: Buffer,
+    operation: OperationId,
+    signal: AbortSignal,
+    faces: boolean,
+  ): Promise<PhotoAnalysis> {
     const { pool, log } = this.deps;
-    if (pool) {
+    if (pool && faces) {
       try {
         const out = await pool.runTask(
           ANALYSIS_TASK,
