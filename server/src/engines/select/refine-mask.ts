@@ -14,7 +14,7 @@ import { dilationRadius, growSelection, place } from './select-object.js';
  */
 
 /** The band the mask may grow into, as a share of the painted area's larger side. */
-export const FIT_BAND = 0.2;
+export const FIT_BAND = 0.25;
 /** GrabCut learns the background from this many band widths around the stroke. */
 const CONTEXT_BANDS = 2;
 /** Below this many unpainted pixels around the stroke there is no background to learn from: the stroke is kept. */

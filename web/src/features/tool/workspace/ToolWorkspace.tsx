@@ -92,6 +92,8 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   const [submitting, setSubmitting] = useState(false);
   // A chosen photo still being decoded: Process waits for it (a click would otherwise find no photo yet).
   const [checking, setChecking] = useState(false);
+  // The mask is being fitted to the object: Process waits for the mask it will send.
+  const [maskBusy, setMaskBusy] = useState(false);
   const [jobId, setJobId] = useState<number | null>(() => (embedded ? null : numberParam(search, 'job')));
   // The job the address named when the page opened (a reload, the back button, a shared link, My images): what it
   // ran with (photo, mask, settings) is read back from the job, not from the page's memory.
@@ -298,7 +300,14 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
             </div>
           )}
           {op.mask && file && (
-            <MaskEditor ref={maskRef} file={file} operation={op.id} disabled={busy} initialMask={initialMask} />
+            <MaskEditor
+              ref={maskRef}
+              file={file}
+              operation={op.id}
+              disabled={busy}
+              initialMask={initialMask}
+              onBusyChange={setMaskBusy}
+            />
           )}
           <ParamControls defs={op.params} values={params} onChange={setParam} disabled={busy} />
           {needsPhoto && <PhotoEstimate operation={op.id} file={file} params={params} />}
@@ -306,7 +315,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
             size="lg"
             onClick={submit}
             // No uses left today: disabled, with the reason and when uses come back beside it.
-            disabled={busy || checking || access.reason === 'DAILY_LIMIT_REACHED'}
+            disabled={busy || checking || maskBusy || access.reason === 'DAILY_LIMIT_REACHED'}
             aria-describedby={access.reason === 'DAILY_LIMIT_REACHED' ? 'limit-reason' : undefined}
             data-testid="submit"
           >
