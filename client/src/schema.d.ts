@@ -1258,6 +1258,11 @@ export interface operations {
                      */
                     mask?: string;
                     /**
+                     * @description Prompt (model provider only): Only used where this server runs inpainting on its model provider (Replicate, with a token): the painted area is then filled with what you describe. The server’s own fill repairs the area from what surrounds it and does not read the prompt.
+                     * @default
+                     */
+                    prompt?: string;
+                    /**
                      * @description Format
                      * @default png
                      * @enum {string}

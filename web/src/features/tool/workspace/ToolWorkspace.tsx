@@ -252,6 +252,9 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   };
 
   const completed = job?.status === 'completed' && job.processedUrl ? job : undefined;
+  // Another free try is for the local fills: a result from the model provider (inpainting with a prompt) is not
+  // tried again for free, since each try is a paid prediction.
+  const retryable = RETRYABLE.has(op.id) && completed?.metadata.provider === undefined;
   const needsPhoto = op.input !== 'prompt';
   if (intake.batch) {
     return <BatchPanel op={op} files={intake.batch} params={params} onExit={intake.exitBatch} />;
@@ -349,11 +352,11 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
             actions={(index) => (
               <>
                 <UseInTool jobId={completed.id} index={index} exclude={op.id} />
-                {RETRYABLE.has(op.id) && <TryAnotherFill jobId={completed.id} onStarted={showJob} />}
+                {retryable && <TryAnotherFill jobId={completed.id} onStarted={showJob} />}
               </>
             )}
           />
-          {RETRYABLE.has(op.id) && <FillTries jobId={completed.id} onShow={showJob} />}
+          {retryable && <FillTries jobId={completed.id} onShow={showJob} />}
         </div>
       )}
       {goneForGood && !embedded && (
