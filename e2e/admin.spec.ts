@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ClientConfig } from '@ai-editor/core';
-import { test as base, expect, type Page } from '@playwright/test';
 import { emulatorAnswers } from '../server/test/support/emulator-accounts';
 import { signIn, signInWithGoogleEmail } from './auth-support';
+import { test as base, expect, type Page } from './fixtures';
 import { ROOT, type RunningServer, startServer } from './server';
 
 /**

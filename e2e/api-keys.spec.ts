@@ -1,6 +1,6 @@
 import { createApiClient } from '@ai-editor/client';
-import { expect, test } from '@playwright/test';
 import { signIn } from './auth-support';
+import { expect, test } from './fixtures';
 import { skipTutorials } from './tool-support';
 
 // The first sign-in waits for the Auth emulator, on a small shared machine.

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ImageJob, LibraryPage, Me } from '@ai-editor/core';
-import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { signIn } from './auth-support';
+import { expect, type Page, test } from './fixtures';
 import { choosePhoto, expectResult, fixture, resizedPhoto, skipTutorials } from './tool-support';
 
 /**
