@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ImageJob, LibraryPage, Me } from '@ai-editor/core';
+import { expectedMs, type ImageJob, type LibraryPage, type Me } from '@ai-editor/core';
 import sharp from 'sharp';
 import { signIn } from './auth-support';
 import { expect, type Page, test } from './fixtures';
@@ -147,4 +147,26 @@ test('a guest: results are previews of at most 1024 px, and the third face enhan
   const third = await page.request.post('/api/images?operation=face-enhancement', { multipart: { file: photo } });
   expect(third.status()).toBe(429);
   expect(await third.json()).toEqual({ code: 'DAILY_LIMIT_REACHED', message: DAILY_LIMIT });
+});
+
+test('before the click: how long this photo should take, from the measured durations; tips that hold', async ({
+  page,
+}, info) => {
+  await skipTutorials(page);
+  await page.goto('/features/face-enhancement');
+  const estimate = page.getByTestId('photo-estimate');
+  await expect(estimate).toHaveCount(0);
+  await choosePhoto(page, await resizedPhoto('astronaut.png', 1400, 1400, info.outputPath('photos')));
+  // The table the server schedules by; a 2x upscale counts its larger output.
+  const seconds = (scale: string) =>
+    Math.ceil(expectedMs('face-enhancement', { width: 1400, height: 1400 }, { scale }) / 1000);
+  expect(seconds('2')).toBeGreaterThan(seconds('1'));
+  await expect(estimate).toHaveText(`Processing takes about ${seconds('1')} s for this photo (1400×1400).`);
+  await page.getByLabel('Output size').selectOption('2');
+  await expect(estimate).toHaveText(`Processing takes about ${seconds('2')} s for this photo (1400×1400).`);
+
+  await expect(page.getByText('The result is a PNG unless you choose JPEG or WebP under Output.')).toBeVisible();
+  await expect(page.getByText(/within 30 seconds|always a PNG/)).toHaveCount(0);
+  await expect(page.getByTestId('output-options')).toContainText('Output: PNG');
+  await shoot(page, 'tool-estimate');
 });
