@@ -60,6 +60,31 @@ test('a double-click on Process Image makes one job and spends one use; the resu
   expect(library.items).toHaveLength(1);
 });
 
+test('a status stream that cannot be opened: the page polls the job instead, and the result arrives', async ({
+  page,
+}, info) => {
+  test.setTimeout(300_000);
+  await skipTutorials(page);
+  await signIn(page);
+  const refused: string[] = [];
+  await page.route('**/api/images/*/events', (route) => {
+    refused.push(route.request().url());
+    return route.abort('connectionrefused');
+  });
+  // A job of a few seconds (denoising a 1800x1200 photo): long enough for the 2 s poll to ask more than once.
+  const photo = await resizedPhoto('chelsea.png', 1800, 1200, info.outputPath('photos'), 'jpeg');
+  await page.goto('/features/denoising');
+  await choosePhoto(page, photo);
+  const polls: number[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'GET' && /^\/api\/images\/\d+$/.test(new URL(r.url()).pathname)) polls.push(Date.now());
+  });
+  await page.getByRole('button', { name: 'Process Image' }).click();
+  await expectResult(page, 240_000);
+  expect(refused).toHaveLength(1);
+  expect(polls.length).toBeGreaterThanOrEqual(2);
+});
+
 test('the same Idempotency-Key twice gives the same job id, and one use', async ({ page }) => {
   await signIn(page);
   const key = randomUUID();
