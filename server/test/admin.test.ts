@@ -5,6 +5,7 @@
  * request ids; the orchestrator probes.
  */
 import { randomUUID } from 'node:crypto';
+import type { AdminEngines, AdminUsage } from '@ai-editor/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/adapters/firebase-emulator.js';
 import { mintGoogleUser, mintUser, signedInVisitor, signIn } from './support/auth.js';
@@ -206,6 +207,31 @@ describe('the operator side', () => {
     const pub = await server.visitor().fetch('/metrics');
     expect(pub.status).toBe(404);
     expect(await pub.text()).not.toContain('job_duration_seconds');
+  });
+
+  // After the jobs above: 3 cartoonizations (1 + the blocked account's 2) and 1 pencil sketch, by 3 visitors.
+  it('reports the engines (hosts and memory, jobs in the last hour, p50/p95) and usage (per day, distinct and top users)', async () => {
+    const engines = await json<AdminEngines>(admin.fetch('/api/admin/engines'));
+    const hosts = engines.processes.flatMap((p) => p.hosts);
+    expect(hosts.some((h) => h.ready && h.pid !== null && h.rssMb > 0)).toBe(true);
+    const sketch = engines.operations.find((o) => o.operation === 'pencil-sketch');
+    expect(sketch).toMatchObject({ loaded: true, jobsLastHour: 1 });
+    expect(sketch?.p50Ms).toBeGreaterThan(0);
+    expect(sketch?.p95Ms).toBeGreaterThanOrEqual(sketch?.p50Ms ?? Infinity);
+    // Cancelled jobs count as jobs, but have no run time.
+    expect(engines.operations.find((o) => o.operation === 'cartoonization')).toMatchObject({
+      jobsLastHour: 3,
+      p50Ms: null,
+      p95Ms: null,
+    });
+
+    const usage = await json<AdminUsage>(admin.fetch('/api/admin/usage'));
+    const total = (operation: string) =>
+      usage.days.filter((d) => d.operation === operation).reduce((n, d) => n + d.jobs, 0);
+    expect([total('cartoonization'), total('pencil-sketch')]).toEqual([3, 1]);
+    expect(usage.distinctUsers).toBe(3);
+    expect(usage.topUsers[0]).toMatchObject({ jobs: 2, email: expect.stringMatching(/^blocked-/) });
+    expect(usage.topUsers.map((u) => u.jobs)).toEqual([2, 1, 1]);
   });
 
   it('puts a request id on every answer, keeping a sane incoming one', async () => {
