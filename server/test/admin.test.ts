@@ -193,6 +193,9 @@ describe('the operator side', () => {
     const visitor = await signedInVisitor(server);
     const id = await submit(visitor, 'pencil-sketch');
     expect(await visitor.waitFor(id, 120_000)).toMatchObject({ status: 'completed' });
+    // A guest refused a signed-in tool (the blocked account's refusals are above).
+    const guest = await server.visitor().submit({ operation: 'pencil-sketch', file: blob(fixture('chelsea.png')) });
+    expect(guest.status).toBe(403);
     expect(server.handle.metricsUrl).toBe(`http://127.0.0.1:${metricsPort}/metrics`);
     const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     expect(text).toMatch(/job_duration_seconds_bucket\{le="[0-9.]+",operation="pencil-sketch",outcome="completed"\} 1/);
@@ -202,6 +205,8 @@ describe('the operator side', () => {
     );
     expect(text).toMatch(/engine_host_ends_total\{cause="cancelled"\} [1-9]/);
     expect(text).toMatch(/job_queue_depth\{state="waiting"\} 0/);
+    expect(text).toMatch(/uses_refused_total\{limit="FEATURE_RESTRICTED"\} 1/);
+    expect(text).toMatch(/uses_refused_total\{limit="ACCOUNT_SUSPENDED"\} [1-9]/);
     expect(text).toMatch(/process_cpu_seconds_total/);
     // Not on the public port.
     const pub = await server.visitor().fetch('/metrics');
