@@ -5,7 +5,8 @@ import { allowUse, choosePhoto, expectResult, fixture, skipTutorials } from './t
 /**
  * Fit mask to object, against the real server: brush over most of the cup in coffee.png, fit the mask (the server's
  * GrabCut grows it to the cup), see it cover the cup, go back to the painted mask, fit again, and process. The cup's
- * hand-traced outline (fixtures/masks/coffee.png) is what the masks are measured against; fitting uses no daily use.
+ * hand-traced outline (fixtures/masks/coffee.png) is what the masks are measured against; fitting uses no daily use,
+ * nor does 'Try another fill' afterwards, which gives another image.
  */
 
 async function cupTruth() {
@@ -55,7 +56,7 @@ function covered(mask: Uint8Array, truth: Buffer): number {
 
 const count = (m: Uint8Array) => m.reduce((n, v) => n + v, 0);
 
-test('fit mask to object: brush over most of the cup, fit, see the cup covered, go back, fit again, process', async ({
+test('fit mask to object: brush over most of the cup, fit, see the cup covered, go back, fit again, process, try another fill', async ({
   page,
 }) => {
   test.setTimeout(600_000);
@@ -133,4 +134,27 @@ test('fit mask to object: brush over most of the cup, fit, see the cup covered, 
   await expect(card.getByRole('img', { name: 'Result' })).toBeVisible();
   await expect(page.getByTestId('uses-left')).toHaveText('1 of 2 uses left today');
   await page.screenshot({ path: 'test-output/screenshots/mask-fit-3-result.png', fullPage: true });
+
+  // Another try of the same photo and fitted mask: another fill, kept beside the first, and no second use.
+  const resultImage = card.getByRole('img', { name: 'Result' });
+  const pixels = async () => {
+    const src = (await resultImage.getAttribute('src')) as string;
+    const bytes = await page.evaluate(
+      async (url) => Array.from(new Uint8Array(await (await fetch(url)).arrayBuffer())),
+      src,
+    );
+    return { src, raw: await sharp(Buffer.from(bytes)).removeAlpha().raw().toBuffer() };
+  };
+  const first = await pixels();
+  await page.getByRole('button', { name: 'Try another fill' }).click();
+  const tries = page.getByRole('navigation', { name: 'Tries' });
+  await expect(tries.getByRole('button', { name: /Try 2/ })).toBeVisible({ timeout: 300_000 });
+  await expect(resultImage).not.toHaveAttribute('src', first.src);
+  const second = await pixels();
+  let changed = 0;
+  for (let i = 0; i < first.raw.length; i++) if (first.raw[i] !== second.raw[i]) changed++;
+  console.log(`another fill: ${changed} channel values differ`);
+  expect(changed, 'another fill').toBeGreaterThan(1000);
+  await expect(page.getByTestId('uses-left')).toHaveText('1 of 2 uses left today');
+  await page.screenshot({ path: 'test-output/screenshots/mask-fit-4-another-try.png', fullPage: true });
 });

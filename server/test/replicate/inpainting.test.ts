@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createEngineRegistry } from '../../src/engines/registry.js';
 import { createReplicateEngine } from '../../src/engines/replicate/engine.js';
+import { cropAround, modelSize } from '../../src/engines/replicate/inpaint-crop.js';
 import { makeImage, type Standin, startStandin } from './standin.js';
 
 const TOKEN = 'r8_inpainting_test_token';
@@ -134,5 +135,20 @@ describe('inpainting on the provider', () => {
     expect(createEngineRegistry(local).binding('image-inpainting')).toMatchObject({ kind: 'local' });
     // Object removal stays local with a token.
     expect(createEngineRegistry(config()).binding('object-removal')).toMatchObject({ kind: 'local' });
+  });
+
+  it('crops inside the photo, square where it fits, and asks the model for 512 px by a multiple of 64', () => {
+    // A mask in the corner of a wide photo: the crop is shifted to stay inside it.
+    expect(cropAround({ left: 0, top: 0, width: 40, height: 40 }, 1600, 900)).toEqual({
+      left: 0,
+      top: 0,
+      width: 104,
+      height: 104,
+    });
+    // A long stroke across a low photo: the crop is as wide as the stroke needs and as tall as the photo.
+    const crop = cropAround({ left: 100, top: 50, width: 1000, height: 30 }, 1600, 200);
+    expect(crop).toEqual({ left: 0, top: 0, width: 1600, height: 200 });
+    expect(modelSize(crop)).toEqual({ width: 512, height: 64 });
+    expect(modelSize({ width: 300, height: 700 })).toEqual({ width: 192, height: 512 });
   });
 });
