@@ -4,6 +4,7 @@ FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY core/package.json core/
+COPY client/package.json client/
 COPY server/package.json server/
 COPY web/package.json web/
 # Dev dependencies stay: the server runs TypeScript through tsx, and the web build needs Vite.

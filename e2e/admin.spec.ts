@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { type ApiClient, submitForm } from '@ai-editor/client';
 import type { ClientConfig } from '@ai-editor/core';
-import { test as base, expect, type Page } from '@playwright/test';
 import { emulatorAnswers } from '../server/test/support/emulator-accounts';
+import { apiAs } from './api';
 import { signIn, signInWithGoogleEmail } from './auth-support';
+import { test as base, expect } from './fixtures';
 import { ROOT, type RunningServer, startServer } from './server';
 
 /**
@@ -34,20 +36,16 @@ const test = base.extend<object, { adminServer: RunningServer }>({
 });
 
 /** A 4x super-resolution of a 600x400 photo: many seconds of work, so it is still running when the admin looks. */
-async function submitSlowJob(page: Page): Promise<number> {
-  const res = await page.request.post('/api/images?operation=super-resolution', {
-    multipart: {
-      operation: 'super-resolution',
-      scale: '4',
-      file: {
-        name: 'coffee.png',
-        mimeType: 'image/png',
-        buffer: fs.readFileSync(path.join(ROOT, 'fixtures/coffee.png')),
-      },
-    },
+async function submitSlowJob(api: ApiClient): Promise<number> {
+  const photo = new Blob([fs.readFileSync(path.join(ROOT, 'fixtures/coffee.png'))], { type: 'image/png' });
+  const { data, response } = await api.POST('/api/images', {
+    params: { query: { operation: 'super-resolution' } },
+    // The schema's multipart body is one form per tool; openapi-fetch sends a FormData as it is.
+    body: submitForm({ operation: 'super-resolution', scale: 4, file: photo }) as never,
   });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { id: number }).id;
+  expect(response.status).toBe(201);
+  if (!data) throw new Error('no job');
+  return data.id;
 }
 
 test('an admin sees the running job of another visitor, cancels it, and sees failures and usage', async ({
@@ -60,8 +58,9 @@ test('an admin sees the running job of another visitor, cancels it, and sees fai
   const visitorPage = await visitorContext.newPage();
   await visitorPage.goto('/');
   const visitor = await signIn(visitorPage, 'Busy Visitor');
-  const running = await submitSlowJob(visitorPage);
-  const waiting = await submitSlowJob(visitorPage);
+  const visitorApi = await apiAs(visitorPage, adminServer.url);
+  const running = await submitSlowJob(visitorApi);
+  const waiting = await submitSlowJob(visitorApi);
 
   const page = await browser.newPage({ baseURL: adminServer.url });
   await page.goto('/');
@@ -85,7 +84,7 @@ test('an admin sees the running job of another visitor, cancels it, and sees fai
   await expect(page.getByText(`Job #${running} cancelled`).first()).toBeVisible();
   await expect(queue.getByRole('row').filter({ hasText: `#${running}` })).toHaveCount(0);
   // The visitor's job failed 'Cancelled'.
-  const job = (await (await visitorPage.request.get(`/api/images/${running}`)).json()) as Record<string, any>;
+  const { data: job } = await visitorApi.GET('/api/images/{id}', { params: { path: { id: String(running) } } });
   expect(job).toMatchObject({ status: 'failed', metadata: { error: 'Cancelled', errorCode: 'CANCELLED' } });
 
   const failures = page.getByRole('table', { name: 'Recent failures' });
@@ -107,20 +106,25 @@ test('an admin sees the running job of another visitor, cancels it, and sees fai
   await page.screenshot({ path: path.join(SHOTS, 'admin-after-cancel.png'), fullPage: true });
 
   // The waiting job is not left to load the machine.
-  expect((await page.request.post(`/api/admin/jobs/${waiting}/cancel`)).status()).toBe(200);
+  const adminApi = await apiAs(page, adminServer.url);
+  const cancelled = await adminApi.POST('/api/admin/jobs/{id}/cancel', { params: { path: { id: String(waiting) } } });
+  expect(cancelled.response.status).toBe(200);
   await visitorContext.close();
 });
 
-test('a visitor who is not an admin is refused, on the page and by the API', async ({ page }) => {
+test('a visitor who is not an admin is refused, on the page and by the API', async ({ page, adminServer }) => {
   await page.goto('/');
   await signIn(page);
   await page.goto('/admin');
   await expect(page.getByRole('alert')).toHaveText('Only administrators may see this page');
   await expect(page.getByRole('table')).toHaveCount(0);
-  const res = await page.request.get('/api/admin/jobs');
-  expect(res.status()).toBe(403);
+  const refused = await (await apiAs(page, adminServer.url)).GET('/api/admin/jobs');
+  expect(refused.response.status).toBe(403);
+  expect(refused.error).toMatchObject({ code: 'ADMIN_ONLY' });
   await page.getByTestId('account-menu').click();
   await expect(page.getByRole('menuitem', { name: 'Admin' })).toHaveCount(0);
+  await page.keyboard.press('Escape'); // the picture shows the page, not the menu
+  await expect(page.getByRole('menu')).toHaveCount(0);
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, 'admin-refused.png') });
 });

@@ -1,6 +1,6 @@
 import { createApiClient } from '@ai-editor/client';
-import { expect, test } from '@playwright/test';
 import { signIn } from './auth-support';
+import { expect, test } from './fixtures';
 import { skipTutorials } from './tool-support';
 
 // The first sign-in waits for the Auth emulator, on a small shared machine.
@@ -71,4 +71,25 @@ test('a tool page offers the output format and, for background removal, a colour
   await page.getByLabel('Background colour').fill('#1e90ff');
   await expect(page.getByRole('img', { name: 'Preview: #1e90ff' })).toBeVisible();
   await expect(swatch).toHaveCSS('background-color', 'rgb(30, 144, 255)');
+});
+
+test('the API docs show submit, wait and download with curl, the typed client and Python, for this server', async ({
+  page,
+  baseURL,
+}) => {
+  await page.goto('/api-docs');
+  const section = page.getByRole('region', { name: 'Submit, wait, download' });
+  await expect(section.getByText('RateLimit-Remaining', { exact: true })).toBeVisible();
+  for (const title of [
+    'curl',
+    'TypeScript (the typed client, @ai-editor/client: openapi-fetch)',
+    'Python (requests)',
+  ]) {
+    await expect(section.getByRole('heading', { level: 3, name: title })).toBeVisible();
+  }
+  const [curl, client, python] = await section.getByTestId('api-example').allInnerTexts();
+  expect(curl).toContain(`-F webhook=https://example.com/hooks/aie \\\n  ${baseURL}/api/images`);
+  expect(curl).toContain(`-o cutout.jpg ${baseURL}/api/images/42/download/0`);
+  expect(client).toContain(`createApiClient({ baseUrl: '${baseURL}', key: process.env.AIE_KEY })`);
+  expect(python).toContain(`base, headers = '${baseURL}'`);
 });

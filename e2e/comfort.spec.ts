@@ -5,7 +5,7 @@ import { unzipSync } from 'fflate';
 import sharp from 'sharp';
 import { emulatorAnswers } from '../server/test/support/emulator-accounts';
 import { signIn } from './auth-support';
-import { test as base, expect, type Page } from './fixtures';
+import { test as base, expect, type Page, type Request } from './fixtures';
 import { type RunningServer, startServer } from './server';
 import { dropFiles, fixture, resizedPhoto, seriousViolations, skipTutorials, toast } from './tool-support';
 
@@ -209,8 +209,18 @@ test('a batch of three: one progress grid, three downloads and a zip of three PN
   const panel = await openBatch(page, photos);
   await expect(panel.getByRole('heading', { name: 'Your photos (3)' })).toBeVisible();
   await expect(panel.getByTestId('batch-item')).toHaveCount(3);
+  // One submission per photo, each with its own Idempotency-Key.
+  const keys: (string | undefined)[] = [];
+  const onPost = (r: Request) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/images') keys.push(r.headers()['idempotency-key']);
+  };
+  page.on('request', onPost);
   await panel.getByRole('button', { name: 'Process 3 images' }).click();
   await expect(panel.getByTestId('batch-summary')).toHaveText('3 of 3 done.', { timeout: 200_000 });
+  page.off('request', onPost);
+  expect(keys).toHaveLength(3);
+  for (const key of keys) expect(key).toMatch(/^[0-9a-f-]{36}$/);
+  expect(new Set(keys).size).toBe(3);
   await expect(panel.locator('[data-testid="batch-item"][data-state="done"]')).toHaveCount(3);
 
   for (const width of [1280, 390]) {

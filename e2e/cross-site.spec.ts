@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type Page, test } from '@playwright/test';
 import { signIn } from './auth-support';
+import { expect, type Page, test } from './fixtures';
 import { fixture, resizedPhoto } from './tool-support';
 
 /**

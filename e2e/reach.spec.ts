@@ -95,6 +95,17 @@ test('the landing grid: tools this server runs first, no scroll box on a phone, 
   // Every card is reached by scrolling the page itself.
   await cards.last().scrollIntoViewIfNeeded();
   await expect(cards.last()).toBeInViewport();
+  // Each card's badge stays inside its card ("Colorization" and its long badge do not fit on one line).
+  const outside = await cards.evaluateAll((els) =>
+    els.flatMap((card) => {
+      const c = card.getBoundingClientRect();
+      return Array.from(card.querySelectorAll('[data-testid="unavailable-badge"]'))
+        .map((b) => b.getBoundingClientRect())
+        .filter((b) => b.left < c.left || b.right > c.right)
+        .map(() => card.textContent?.slice(0, 30));
+    }),
+  );
+  expect(outside).toEqual([]);
   await grid.scrollIntoViewIfNeeded();
   await page.screenshot({ path: info.outputPath('landing-grid-390.png') });
 });

@@ -50,7 +50,10 @@ test('screens: landing, a tool page with its result and compare slider, My image
   await skipTutorials(page);
   await page.goto('/');
   await expect(page.getByTestId('feature-grid').locator('[data-offered="true"]').first()).toBeVisible();
+  // Tall enough for the hero and the tool grid below it.
+  await page.setViewportSize({ width: 1280, height: 1400 });
   await shot(page, 'landing');
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   await signIn(page, 'Ada Lovelace');
   await page.goto('/features/background-removal');

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ImageJob, LibraryPage, Me } from '@ai-editor/core';
-import { expect, type Page, test } from '@playwright/test';
+import { expectedMs, type ImageJob, type LibraryPage, type Me } from '@ai-editor/core';
 import sharp from 'sharp';
 import { signIn } from './auth-support';
+import { expect, type Page, test } from './fixtures';
 import { choosePhoto, expectResult, fixture, resizedPhoto, skipTutorials } from './tool-support';
 
 /**
@@ -58,6 +58,31 @@ test('a double-click on Process Image makes one job and spends one use; the resu
   expect((await me(page)).usage['pencil-sketch']).toMatchObject({ used: 1, left: 1 });
   const library = (await (await page.request.get('/api/images')).json()) as LibraryPage;
   expect(library.items).toHaveLength(1);
+});
+
+test('a status stream that cannot be opened: the page polls the job instead, and the result arrives', async ({
+  page,
+}, info) => {
+  test.setTimeout(300_000);
+  await skipTutorials(page);
+  await signIn(page);
+  const refused: string[] = [];
+  await page.route('**/api/images/*/events', (route) => {
+    refused.push(route.request().url());
+    return route.abort('connectionrefused');
+  });
+  // A job of a few seconds (denoising a 1800x1200 photo): long enough for the 2 s poll to ask more than once.
+  const photo = await resizedPhoto('chelsea.png', 1800, 1200, info.outputPath('photos'), 'jpeg');
+  await page.goto('/features/denoising');
+  await choosePhoto(page, photo);
+  const polls: number[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'GET' && /^\/api\/images\/\d+$/.test(new URL(r.url()).pathname)) polls.push(Date.now());
+  });
+  await page.getByRole('button', { name: 'Process Image' }).click();
+  await expectResult(page, 240_000);
+  expect(refused).toHaveLength(1);
+  expect(polls.length).toBeGreaterThanOrEqual(2);
 });
 
 test('the same Idempotency-Key twice gives the same job id, and one use', async ({ page }) => {
@@ -147,4 +172,26 @@ test('a guest: results are previews of at most 1024 px, and the third face enhan
   const third = await page.request.post('/api/images?operation=face-enhancement', { multipart: { file: photo } });
   expect(third.status()).toBe(429);
   expect(await third.json()).toEqual({ code: 'DAILY_LIMIT_REACHED', message: DAILY_LIMIT });
+});
+
+test('before the click: how long this photo should take, from the measured durations; tips that hold', async ({
+  page,
+}, info) => {
+  await skipTutorials(page);
+  await page.goto('/features/face-enhancement');
+  const estimate = page.getByTestId('photo-estimate');
+  await expect(estimate).toHaveCount(0);
+  await choosePhoto(page, await resizedPhoto('astronaut.png', 1400, 1400, info.outputPath('photos')));
+  // The table the server schedules by; a 2x upscale counts its larger output.
+  const seconds = (scale: string) =>
+    Math.ceil(expectedMs('face-enhancement', { width: 1400, height: 1400 }, { scale }) / 1000);
+  expect(seconds('2')).toBeGreaterThan(seconds('1'));
+  await expect(estimate).toHaveText(`Processing takes about ${seconds('1')} s for this photo (1400×1400).`);
+  await page.getByLabel('Output size').selectOption('2');
+  await expect(estimate).toHaveText(`Processing takes about ${seconds('2')} s for this photo (1400×1400).`);
+
+  await expect(page.getByText('The result is a PNG unless you choose JPEG or WebP under Output.')).toBeVisible();
+  await expect(page.getByText(/within 30 seconds|always a PNG/)).toHaveCount(0);
+  await expect(page.getByTestId('output-options')).toContainText('Output: PNG');
+  await shoot(page, 'tool-estimate');
 });

@@ -84,7 +84,11 @@ test('a result chained into a second tool runs on exactly that result, with no n
   // The form named the job: a few hundred bytes, not a photo.
   expect(uploads.length).toBe(1);
   expect(uploads[0]).toBeLessThan(2000);
-  await expectResult(page);
+  const chained = await expectResult(page);
+  // Before and after on the same checkerboard: a chained job's photo may itself have transparency.
+  const backdrop = (side: string) => chained.getByTestId(side).evaluate((el) => getComputedStyle(el).backgroundImage);
+  expect(await backdrop('compare-before')).toContain('conic-gradient');
+  expect(await backdrop('compare-before')).toBe(await backdrop('compare-after'));
 
   const firstResult = await bytesOf(page, `/api/images/${first}/result/0`);
   const secondInput = await bytesOf(page, `/api/images/${second}/original`);

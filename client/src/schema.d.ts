@@ -329,6 +329,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/refine-mask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fit a painted mask to the object it covers (multipart form); answers a PNG mask
+         * @description Fields: file (the photo), mask (the painted mask, white = painted) and operation (a tool with a mask). The answer is the photo’s size, white where the mask now is: the painted area, grown to the edge of the object the strokes cover and a little past it (its soft edge), never smaller than what was painted. Uses no daily allowance; rate-limited together with select-object.
+         */
+        post: operations["refineMask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/images/{id}/recommendations": {
         parameters: {
             query?: never;
@@ -1237,6 +1257,11 @@ export interface operations {
                      * @description PNG mask, white where to work
                      */
                     mask?: string;
+                    /**
+                     * @description Prompt (model provider only): Only used where this server runs inpainting on its model provider (Replicate, with a token): the painted area is then filled with what you describe. The server’s own fill repairs the area from what surrounds it and does not read the prompt.
+                     * @default
+                     */
+                    prompt?: string;
                     /**
                      * @description Format
                      * @default png
@@ -2274,6 +2299,50 @@ export interface operations {
         };
         responses: {
             /** @description The mask: white where selected */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    refineMask: {
+        parameters: {
+            query?: {
+                /** @description The operation, so that guest rules answer before the upload */
+                operation?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The photo
+                     */
+                    file: string;
+                    /**
+                     * Format: binary
+                     * @description The painted mask (PNG, white = painted; any size of the photo’s proportions)
+                     */
+                    mask: string;
+                    /**
+                     * @description The mask tool the mask is for
+                     * @enum {string}
+                     */
+                    operation: "object-removal" | "image-inpainting" | "photo-restoration";
+                };
+            };
+        };
+        responses: {
+            /** @description The fitted mask: white where it covers */
             200: {
                 headers: {
                     [name: string]: unknown;

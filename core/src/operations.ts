@@ -498,7 +498,21 @@ const CATALOGUE = [
     mask: 'required',
     status: 'working',
     guestAccess: false,
-    params: [],
+    params: [
+      {
+        kind: 'text',
+        name: 'prompt',
+        label: 'Prompt (model provider only)',
+        default: '',
+        required: false,
+        maxLength: 500,
+        placeholder: 'What should appear in the painted area, e.g. a wooden bench',
+        help:
+          'Only used where this server runs inpainting on its model provider (Replicate, with a token): the painted ' +
+          'area is then filled with what you describe. The server’s own fill repairs the area from what surrounds it ' +
+          'and does not read the prompt.',
+      },
+    ],
     whyChoose: [
       'Mends scratches, spots, text and dates from what surrounds them',
       'Precise brush masks',

@@ -5,6 +5,7 @@
  * request ids; the orchestrator probes.
  */
 import { randomUUID } from 'node:crypto';
+import type { AdminEngines, AdminUsage } from '@ai-editor/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/adapters/firebase-emulator.js';
 import { mintGoogleUser, mintUser, signedInVisitor, signIn } from './support/auth.js';
@@ -192,6 +193,9 @@ describe('the operator side', () => {
     const visitor = await signedInVisitor(server);
     const id = await submit(visitor, 'pencil-sketch');
     expect(await visitor.waitFor(id, 120_000)).toMatchObject({ status: 'completed' });
+    // A guest refused a signed-in tool (the blocked account's refusals are above).
+    const guest = await server.visitor().submit({ operation: 'pencil-sketch', file: blob(fixture('chelsea.png')) });
+    expect(guest.status).toBe(403);
     expect(server.handle.metricsUrl).toBe(`http://127.0.0.1:${metricsPort}/metrics`);
     const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     expect(text).toMatch(/job_duration_seconds_bucket\{le="[0-9.]+",operation="pencil-sketch",outcome="completed"\} 1/);
@@ -201,11 +205,38 @@ describe('the operator side', () => {
     );
     expect(text).toMatch(/engine_host_ends_total\{cause="cancelled"\} [1-9]/);
     expect(text).toMatch(/job_queue_depth\{state="waiting"\} 0/);
+    expect(text).toMatch(/uses_refused_total\{limit="FEATURE_RESTRICTED"\} 1/);
+    expect(text).toMatch(/uses_refused_total\{limit="ACCOUNT_SUSPENDED"\} [1-9]/);
     expect(text).toMatch(/process_cpu_seconds_total/);
     // Not on the public port.
     const pub = await server.visitor().fetch('/metrics');
     expect(pub.status).toBe(404);
     expect(await pub.text()).not.toContain('job_duration_seconds');
+  });
+
+  // After the jobs above: 3 cartoonizations (1 + the blocked account's 2) and 1 pencil sketch, by 3 visitors.
+  it('reports the engines (hosts and memory, jobs in the last hour, p50/p95) and usage (per day, distinct and top users)', async () => {
+    const engines = await json<AdminEngines>(admin.fetch('/api/admin/engines'));
+    const hosts = engines.processes.flatMap((p) => p.hosts);
+    expect(hosts.some((h) => h.ready && h.pid !== null && h.rssMb > 0)).toBe(true);
+    const sketch = engines.operations.find((o) => o.operation === 'pencil-sketch');
+    expect(sketch).toMatchObject({ loaded: true, jobsLastHour: 1 });
+    expect(sketch?.p50Ms).toBeGreaterThan(0);
+    expect(sketch?.p95Ms).toBeGreaterThanOrEqual(sketch?.p50Ms ?? Infinity);
+    // Cancelled jobs count as jobs, but have no run time.
+    expect(engines.operations.find((o) => o.operation === 'cartoonization')).toMatchObject({
+      jobsLastHour: 3,
+      p50Ms: null,
+      p95Ms: null,
+    });
+
+    const usage = await json<AdminUsage>(admin.fetch('/api/admin/usage'));
+    const total = (operation: string) =>
+      usage.days.filter((d) => d.operation === operation).reduce((n, d) => n + d.jobs, 0);
+    expect([total('cartoonization'), total('pencil-sketch')]).toEqual([3, 1]);
+    expect(usage.distinctUsers).toBe(3);
+    expect(usage.topUsers[0]).toMatchObject({ jobs: 2, email: expect.stringMatching(/^blocked-/) });
+    expect(usage.topUsers.map((u) => u.jobs)).toEqual([2, 1, 1]);
   });
 
   it('puts a request id on every answer, keeping a sane incoming one', async () => {

@@ -197,16 +197,24 @@ export const recommendationSchema = z.object({
 });
 export type Recommendation = z.infer<typeof recommendationSchema>;
 
+/** The tools that take a mask, which the mask helpers (select object, fit mask) serve. */
+const maskTool = () => z.enum(OPERATIONS.filter((op) => op.mask).map((op) => op.id) as [string, ...string[]]);
+
 /** `POST /api/select-object` (multipart): a point or a box on the photo. */
 export const selectObjectFormSchema = z.object({
   file: binary('The photo'),
-  operation: z
-    .enum(OPERATIONS.filter((op) => op.mask).map((op) => op.id) as [string, ...string[]])
-    .describe('The mask tool the selection is for'),
+  operation: maskTool().describe('The mask tool the selection is for'),
   x: z.number().optional().describe('A point, in pixels of the photo as shown upright'),
   y: z.number().optional(),
   x0: z.number().optional().describe('Or a box: x0, y0, x1, y1'),
   y0: z.number().optional(),
   x1: z.number().optional(),
   y1: z.number().optional(),
+});
+
+/** `POST /api/refine-mask` (multipart): the photo and the mask painted on it, to be fitted to the object. */
+export const refineMaskFormSchema = z.object({
+  file: binary('The photo'),
+  mask: binary('The painted mask (PNG, white = painted; any size of the photo’s proportions)'),
+  operation: maskTool().describe('The mask tool the mask is for'),
 });

@@ -29,8 +29,15 @@ export interface EngineRegistry {
 }
 
 /**
- * The default rule: local where a local engine exists; Replicate where it does not and a token is set; otherwise
- * off. `ENGINE_<OPERATION>=local|replicate|off` overrides it per operation.
+ * Operations the provider runs by default once a token is set, although a local engine exists: inpainting on the
+ * provider fills the painted area with what the prompt describes, which the local fill cannot do.
+ */
+const PROVIDER_FIRST = new Set<OperationId>(['image-inpainting']);
+
+/**
+ * The default rule: local where a local engine exists (but the provider for PROVIDER_FIRST with a token); Replicate
+ * where none exists and a token is set; otherwise off. `ENGINE_<OPERATION>=local|replicate|off` overrides it per
+ * operation.
  */
 export function createEngineRegistry(
   config: EngineSettings,
@@ -40,8 +47,10 @@ export function createEngineRegistry(
   const replicate = replicateFactory(opts.log);
   for (const op of OPERATIONS) {
     const local = opts.localOverrides?.[op.id] ?? (hasLocalEngine(op.id) ? op.id : undefined);
+    const provider = hasReplicateMapping(op.id, config);
     const choice =
-      config.engineChoice[op.id] ?? (local ? 'local' : hasReplicateMapping(op.id, config) ? 'replicate' : 'off');
+      config.engineChoice[op.id] ??
+      ((!local || PROVIDER_FIRST.has(op.id)) && provider ? 'replicate' : local ? 'local' : 'off');
     bindings.set(op.id, bind(op.id, choice, local, config, replicate));
   }
   return {

@@ -19,10 +19,12 @@ export interface EngineInput {
 
 /**
  * What the engine pool hands a task that is not an operation (LOCAL_TASKS: select object, photo analysis): a photo
- * and the task's settings in `params`.
+ * (and a painted mask, for the fit of a mask) and the task's settings in `params`.
  */
 export interface TaskInput {
   image: Buffer;
+  /** A painted mask to work from (Fit mask to object), white = painted. */
+  mask?: Buffer;
   params: Params;
   /** The operation the task is done for (the mask tool a selection is for, the job's tool), for the log. */
   forOperation: OperationId;

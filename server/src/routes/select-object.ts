@@ -1,13 +1,20 @@
-import { AppError, getOperation, selectObjectFormSchema, submitQuery } from '@ai-editor/core';
-import type { FastifyInstance } from 'fastify';
+import {
+  AppError,
+  getOperation,
+  type OperationId,
+  refineMaskFormSchema,
+  selectObjectFormSchema,
+  submitQuery,
+} from '@ai-editor/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { EnginePool } from '../adapters/engine-pool.js';
 import { hitOrRefuse, memoryRateLimiter, type RateLimiter } from '../adapters/rate-limiter.js';
 import type { JobService } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
-import { parsePrompt, selectObjectMask } from '../services/select-object-api.js';
+import { fitMaskToObject, parsePrompt, selectObjectMask } from '../services/select-object-api.js';
 import { ownerOf } from '../services/sessions.js';
-import { checkImage, type UploadedFile, type UploadLimits } from '../services/uploads.js';
+import { checkFiles, checkImage, type UploadedFile, type UploadLimits } from '../services/uploads.js';
 import { clientGone } from './client-gone.js';
 import { fileResponse, streamedBody } from './schemas.js';
 import { readSubmission } from './submission.js';
@@ -30,11 +37,22 @@ export interface SelectObjectRouteDeps {
 export const SELECT_RATE_LIMIT = { max: 30, windowMs: 60_000 };
 
 /**
+ * The mask editor's helpers, which share one rate limit and the rules of the tool they serve.
+ *
  * `POST /api/select-object` (multipart: `file`, `operation` = the mask tool it is for (or `?operation=`), and either `x`,`y` or
  * `x0`,`y0`,`x1`,`y1` in pixels of the upright photo): answers the selection as a PNG mask, white = selected.
  */
 export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRouteDeps) {
   const limiter = deps.limiter ?? memoryRateLimiter(SELECT_RATE_LIMIT);
+  // Who may ask is answered as soon as the operation is known, before the photo is read.
+  const admit = async (request: FastifyRequest, name: OperationId) => {
+    if (getOperation(name).mask === undefined) {
+      throw new AppError('BAD_REQUEST', { reason: `${getOperation(name).name} takes no mask to select into` });
+    }
+    await deps.admission?.check(submitterOf(request), name);
+    await hitOrRefuse(limiter, request.uid ?? request.ip);
+    deps.jobs.assertAvailable(name);
+  };
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/select-object',
     {
@@ -54,15 +72,7 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       validatorCompiler: streamedBody,
     },
     async (request, reply) => {
-      // Who may ask is answered as soon as the operation is known, before the photo is read.
-      const { operation, fields, files } = await readSubmission(request, async (name) => {
-        if (getOperation(name).mask === undefined) {
-          throw new AppError('BAD_REQUEST', { reason: `${getOperation(name).name} takes no mask to select into` });
-        }
-        await deps.admission?.check(submitterOf(request), name);
-        await hitOrRefuse(limiter, request.uid ?? request.ip);
-        deps.jobs.assertAvailable(name);
-      });
+      const { operation, fields, files } = await readSubmission(request, (name) => admit(request, name));
       const photo = files.find((f) => f.field === 'file');
       if (files.some((f) => f.field !== 'file')) {
         throw new AppError('UNEXPECTED_FILE', { field: (files.find((f) => f.field !== 'file') as UploadedFile).field });
@@ -82,6 +92,48 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       reply.header('Cache-Control', 'no-store');
       // How many crops the model had to see for this click (0: all from the photo's earlier clicks).
       reply.header('X-Selection-Model-Runs', String(modelRuns));
+      return reply.send(png);
+    },
+  );
+
+  /**
+   * `POST /api/refine-mask` (multipart: `file`, `mask`, `operation`): the painted mask fitted to the object it
+   * covers (Fit mask to object), as a PNG mask the photo's size; it holds every painted pixel.
+   */
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/refine-mask',
+    {
+      schema: {
+        operationId: 'refineMask',
+        summary: 'Fit a painted mask to the object it covers (multipart form); answers a PNG mask',
+        description:
+          'Fields: file (the photo), mask (the painted mask, white = painted) and operation (a tool with a mask). ' +
+          'The answer is the photo’s size, white where the mask now is: the painted area, grown to the edge of the ' +
+          'object the strokes cover and a little past it (its soft edge), never smaller than what was painted. ' +
+          'Uses no daily allowance; rate-limited together with select-object.',
+        tags: ['images'],
+        consumes: ['multipart/form-data'],
+        querystring: submitQuery,
+        body: refineMaskFormSchema,
+        response: { 200: fileResponse('image/png', 'The fitted mask: white where it covers') },
+      },
+      validatorCompiler: streamedBody,
+    },
+    async (request, reply) => {
+      const { operation, files } = await readSubmission(request, (name) => admit(request, name));
+      // The tool's own file checks: exactly a photo and a mask, of the same proportions, the mask not empty.
+      const checked = await checkFiles(getOperation(operation), files, deps.limits);
+      if (!checked.file) throw new AppError('FILE_REQUIRED');
+      if (!checked.mask) throw new AppError('MASK_REQUIRED');
+      const owner = ownerOf(request);
+      const png = await fitMaskToObject(deps.pool, operation, checked.file, checked.mask.bytes, {
+        timeoutMs: deps.timeoutMs,
+        owner: owner.uid ?? owner.sessionId,
+        signal: clientGone(reply),
+        log: request.log,
+      });
+      reply.header('Content-Type', 'image/png');
+      reply.header('Cache-Control', 'no-store');
       return reply.send(png);
     },
   );

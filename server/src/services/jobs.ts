@@ -172,7 +172,8 @@ export class JobService {
     const root = rootId === row.id ? row : await this.getOwned(rootId, owner);
     if (root.purgedAt || !root.originalKey || !root.maskKey) throw this.expired();
     const operation = root.operation as OperationId;
-    if (!RETRYABLE.has(operation)) throw new AppError('RETRY_NOT_AVAILABLE');
+    // A fill by the model provider is not tried again for free: each try is a paid prediction (submit it again).
+    if (!RETRYABLE.has(operation) || root.metadata.provider !== undefined) throw new AppError('RETRY_NOT_AVAILABLE');
     const tries = await this.deps.images.tries(root.id);
     if (now.getTime() - root.createdAt.getTime() > RETRY_WINDOW_MS || tries.length + 1 >= MAX_TRIES) {
       throw new AppError('RETRY_NOT_AVAILABLE');

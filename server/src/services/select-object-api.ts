@@ -87,3 +87,36 @@ export async function selectObjectMask(
   if (!png || share === 0) throw new AppError('NOTHING_SELECTED');
   return { png, modelRuns };
 }
+
+/**
+ * Fits a painted mask to the object under it (engines/select/refine-mask.ts) in the engine pool and returns the
+ * fitted mask's PNG, which holds every painted pixel. Same pool, lane and refusals as a selection.
+ */
+export async function fitMaskToObject(
+  pool: EnginePool | undefined,
+  operation: OperationId,
+  image: { bytes: Buffer; width: number; height: number },
+  mask: Buffer,
+  opts: { timeoutMs: number; owner?: string; signal?: AbortSignal; log: FaultLog },
+): Promise<Buffer> {
+  if (!pool) throw new AppError('SELECT_UNAVAILABLE');
+  let png: Buffer | undefined;
+  try {
+    const out = await pool.runTask(
+      SELECT_TASK,
+      { forOperation: operation, image: image.bytes, mask, params: { kind: 'mask' } },
+      {
+        onProgress: () => {},
+        timeoutMs: opts.timeoutMs,
+        signal: opts.signal,
+        hints: { lane: 'quick', expectedMs: expectedMs('select-object', image), owner: opts.owner },
+      },
+    );
+    png = out.images[0];
+  } catch (err) {
+    throw engineAppError(err, opts.log, { task: SELECT_TASK, operation });
+  }
+  // The mask was checked not empty, and the fit never drops a painted pixel.
+  if (!png) throw new AppError('NOTHING_SELECTED');
+  return png;
+}

@@ -108,7 +108,7 @@ describe('output options and background removal outputs', () => {
     expect(channels[0]?.min).toBeLessThan(10);
   });
 
-  it('crops to the subject over the photo blurred: opaque, smaller than the photo, smooth at a corner', {
+  it('crops to the subject over the photo blurred: opaque, smaller than the photo', {
     timeout: 300_000,
   }, async () => {
     const { bytes } = await removeBackground({ background: 'blur', crop: 'true' });

@@ -31,6 +31,7 @@ describe('Replicate stand-in', () => {
         'piddnad/ddcolor',
         'stability-ai/sdxl',
         'stability-ai/stable-diffusion',
+        'stability-ai/stable-diffusion-inpainting',
         'tencentarc/photomaker-style',
         'yuval-alaluf/sam',
       ].sort(),

@@ -35,6 +35,8 @@ describe.skipIf(skipReason)('scale-out: the operator side', () => {
   let queue: Queue;
   let worker: WorkerChild;
   let workerMetrics: string;
+  /** The API's readiness before any worker runs. */
+  let readyBeforeWorker: { status: number; body: unknown };
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aie-admin-scale-'));
   const guest = visitor(() => base);
   const admin = visitor(() => base);
@@ -59,6 +61,8 @@ describe.skipIf(skipReason)('scale-out: the operator side', () => {
     api = await buildApp({ config: loadConfig(env) });
     base = await api.app.listen({ port: 0, host: '127.0.0.1' });
     queue = new Queue(QUEUE_NAME, { prefix, connection: { url: redisUrl } });
+    const early = await fetch(`${base}/api/health/ready`);
+    readyBeforeWorker = { status: early.status, body: await early.json() };
     const metricsPort = await freePort();
     workerMetrics = `http://127.0.0.1:${metricsPort}/metrics`;
     worker = await startWorker({ ...env, METRICS_PORT: String(metricsPort) });
@@ -104,7 +108,7 @@ describe.skipIf(skipReason)('scale-out: the operator side', () => {
     expect((await guest.fetch('/metrics')).status).toBe(404);
   });
 
-  it("shows the worker's engine hosts to the API's admin page and readiness probe (through Redis)", async () => {
+  it("shows the worker's engine hosts to the API's admin page and readiness probe (through Redis), not ready before", async () => {
     const engines = await waitUntil('the worker to report its hosts', async () => {
       const body = (await (await admin.fetch('/api/admin/engines')).json()) as {
         processes: { name: string; hosts: { pid: number; ready: boolean }[] }[];
@@ -112,6 +116,11 @@ describe.skipIf(skipReason)('scale-out: the operator side', () => {
       return body.processes.find((p) => p.name === worker.name && p.hosts.some((h) => h.ready)) && body;
     });
     expect(engines.processes.map((p) => p.name)).toEqual([worker.name]);
+    // Before the worker came, the API was live but not ready: no engine host anywhere.
+    expect(readyBeforeWorker).toEqual({
+      status: 503,
+      body: { status: 'not-ready', checks: { database: true, storage: true, queue: true, engineHost: false } },
+    });
     const ready = await guest.fetch('/api/health/ready');
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ status: 'ready', checks: { engineHost: true } });

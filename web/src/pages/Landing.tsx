@@ -96,7 +96,8 @@ export default function Landing() {
                     )}
                   >
                     <CardHeader>
-                      <div className="flex items-center justify-between gap-2">
+                      {/* Wraps: a one-word name and a long badge may not fit on one line of a phone. */}
+                      <div className="flex flex-wrap items-center justify-between gap-2">
                         <CardTitle>{op.name}</CardTitle>
                         {op.popular && (
                           <span className="rounded-full bg-primary px-2 py-0.5 text-xs font-medium text-primary-foreground">

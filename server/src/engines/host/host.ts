@@ -81,7 +81,7 @@ const bufferOf = (bytes: Uint8Array | undefined) => bytes && wrap(bytes);
 
 /** The input as it arrived (its bytes as Uint8Arrays), with Buffers again. */
 function withBuffers(input: EngineInput | TaskInput): EngineInput | TaskInput {
-  if (!('operation' in input)) return { ...input, image: wrap(input.image) };
+  if (!('operation' in input)) return { ...input, image: wrap(input.image), mask: bufferOf(input.mask) };
   return { ...input, image: bufferOf(input.image), mask: bufferOf(input.mask), image2: bufferOf(input.image2) };
 }
 

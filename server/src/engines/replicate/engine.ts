@@ -17,6 +17,7 @@ import {
   percentFromLogs,
   ReplicateClient,
 } from './client.js';
+import { inpaintInCrop } from './inpaint-crop.js';
 import { type FileSlot, type FileUrls, resolveMapping } from './models.js';
 
 /** Inputs up to this size travel inline as a data URI; larger ones go through `POST /v1/files`. */
@@ -104,7 +105,8 @@ export function createReplicateEngine(
     }
   }
 
-  return { run };
+  // Inpainting models work at 512 px: they get a crop around the mask and answer only inside it.
+  return { run: operation === 'image-inpainting' ? inpaintInCrop(run) : run };
 }
 
 function bytesFor(input: EngineInput, slot: FileSlot): Buffer | undefined {

@@ -29,6 +29,8 @@ export const DEFAULT_MODELS = {
   colorization: 'piddnad/ddcolor:ca494ba129e44e45f661d6ece83c4c98a9a7c774309beca01429b58fce8aa695',
   'face-swap': 'cdingram/face-swap:d1d6ea8c8be89d664a07a457526f7128109dee7030fdac424788d762c71ed111',
   'face-aging': 'yuval-alaluf/sam:9222a21c181b707209ef12b5e0d7e94c994b58f01c7b2fec075d2e892362f13c',
+  'image-inpainting':
+    'stability-ai/stable-diffusion-inpainting:95b7223104132402a9ae91cc677285bc5eb997834bd2349fa486f53910fd68b3',
 } as const satisfies Partial<Record<OperationId, string>>;
 
 type BuiltIn = keyof typeof DEFAULT_MODELS;
@@ -43,6 +45,9 @@ export function styleStrengthRatio(slider: number): number {
   const t = (s - 1) / 99;
   return Math.min(max, Math.max(min, Math.round((min + t * (max - min)) * 10) / 10));
 }
+
+/** SD inpainting's sampling, as in the model's own example: 25 DPM-Solver steps at guidance 7.5. */
+export const INPAINT_SAMPLING = { num_inference_steps: 25, guidance_scale: 7.5, scheduler: 'DPMSolverMultistep' };
 
 const BUILT_IN: Record<BuiltIn, Omit<Mapping, 'model'>> = {
   // SDXL with the expert-ensemble refiner and no watermark, as the original product ran it.
@@ -94,6 +99,20 @@ const BUILT_IN: Record<BuiltIn, Omit<Mapping, 'model'>> = {
   'face-aging': {
     files: ['image'],
     buildInput: (f, p) => ({ image: f.image, target_age: String(p.target_age) }),
+  },
+  // The engine sends a crop around the mask scaled to 512 px (replicate/inpaint-crop.ts): `width` and `height` are
+  // that crop's size, set by it, not catalogue parameters.
+  'image-inpainting': {
+    files: ['image', 'mask'],
+    buildInput: (f, p) => ({
+      image: f.image,
+      mask: f.mask,
+      prompt: p.prompt,
+      width: p.width ?? 512,
+      height: p.height ?? 512,
+      num_outputs: 1,
+      ...INPAINT_SAMPLING,
+    }),
   },
 };
 

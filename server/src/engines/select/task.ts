@@ -2,10 +2,11 @@ import type { Params } from '@ai-editor/core';
 import { releaseIsnet, salientMask } from '../models/isnet.js';
 import { loadOpenCv } from '../models/opencv.js';
 import type { Rect } from '../raster/geometry.js';
-import { decode, encodePng, type RawImage } from '../raster/image.js';
+import { decode, decodeMask, encodePng, type RawImage } from '../raster/image.js';
 import type { TaskEngine } from '../types.js';
 import { SelectionCache } from './cache.js';
-import { grabCutBox } from './grabcut.js';
+import { grabCutBox, grabCutLabels } from './grabcut.js';
+import { refineMask } from './refine-mask.js';
 import { growSelection, type SelectPrompt, selectObject } from './select-object.js';
 
 /** A photo's model answers are kept this long after its last click, up to this much memory for all photos. */
@@ -30,12 +31,24 @@ async function cachedSegment(photo: string | undefined, img: RawImage, rect: Rec
 
 /**
  * "Select object" run as a task of the engine pool: ISNet inference and the mask work are CPU-bound and stay off
- * the API's event loop. Input: the photo and the prompt in `params` (see SelectPrompt). Output: one PNG, the
- * selection grown against halos, white = selected, at the upright photo's size; metadata.selectedShare.
+ * the API's event loop. Input: the photo and the prompt in `params` (see SelectPrompt), or with `kind: 'mask'` a
+ * painted mask to fit to the object under it (refine-mask.ts). Output: one PNG, the selection grown against halos,
+ * white = selected, at the upright photo's size; metadata.selectedShare.
  */
 const selectObjectEngine: TaskEngine = {
   async run(input, ctx) {
     const img = await decode(input.image);
+    if (input.params.kind === 'mask') {
+      if (!input.mask) throw new Error('Fit mask to object: no mask');
+      ctx.progress({ stage: 'fitting' });
+      const painted = await decodeMask(input.mask, img.width, img.height);
+      // OpenCV.js (~100 MB) is loaded for the first fit only.
+      const fitted = await refineMask(img, painted.data, grabCutLabels(await loadOpenCv()));
+      return {
+        images: [await encodePng({ data: fitted, width: img.width, height: img.height, channels: 1 })],
+        metadata: { selectedShare: shareOf(fitted) },
+      };
+    }
     const prompt = promptOf(input.params);
     // The photo's key (services/uploads.ts photoKey) lets the answers for its earlier clicks be reused.
     const photo = typeof input.params.photo === 'string' ? input.params.photo : undefined;
@@ -52,12 +65,10 @@ const selectObjectEngine: TaskEngine = {
       cutBox: async (crop, box) => grabCutBox(await loadOpenCv())(crop, box),
     });
     const grown = growSelection(mask, img.width, img.height);
-    let selected = 0;
-    for (const v of grown) if (v) selected++;
     return {
       images: [await encodePng({ data: grown, width: img.width, height: img.height, channels: 1 })],
       // modelRuns: how many crops the model had to see (0: every answer came from the photo's earlier clicks).
-      metadata: { selectedShare: selected / grown.length, modelRuns: runs },
+      metadata: { selectedShare: shareOf(grown), modelRuns: runs },
     };
   },
   warm: async ({ threads }) => {
@@ -69,6 +80,12 @@ const selectObjectEngine: TaskEngine = {
   },
   forget: (photo) => cache.forget(photo),
 };
+
+function shareOf(mask: Buffer): number {
+  let selected = 0;
+  for (const v of mask) if (v) selected++;
+  return selected / mask.length;
+}
 
 /** The prompt as the service put it in `params` (services/select-object-api.ts has checked it). */
 function promptOf(params: Params): SelectPrompt {

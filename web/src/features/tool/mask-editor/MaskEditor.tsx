@@ -4,9 +4,11 @@ import { type Ref, useEffect, useImperativeHandle, useRef, useState } from 'reac
 import { type ReactZoomPanPinchRef, TransformComponent, TransformWrapper } from 'react-zoom-pan-pinch';
 import { cn } from '@/lib/utils';
 import { useObjectUrl } from '../workspace/UploadArea';
+import { MaskFitBar } from './MaskFitBar';
 import { MaskToolbar, type Tool } from './MaskToolbar';
 import { exportMask, maskSize, selectionLayer } from './mask';
 import { useKeyboardCrosshair } from './useKeyboardCrosshair';
+import { useMaskFit } from './useMaskFit';
 import { usePointerGestures } from './usePointerGestures';
 import { useSelectionRequest } from './useSelectionRequest';
 import { useStrokeHistory, useUndoKeys } from './useStrokeHistory';
@@ -26,8 +28,9 @@ export interface MaskEditorHandle {
 export function MaskEditor({
   file,
   operation = 'object-removal',
-  disabled,
+  disabled: outsideDisabled,
   onPaintChange,
+  onBusyChange,
   initialMask,
   ref,
 }: {
@@ -38,6 +41,8 @@ export function MaskEditor({
   operation?: OperationId;
   disabled: boolean;
   onPaintChange?(hasPaint: boolean): void;
+  /** The mask is being fitted to the object: what it will be is not known yet (Process waits). */
+  onBusyChange?(busy: boolean): void;
   ref?: Ref<MaskEditorHandle>;
 }) {
   const url = useObjectUrl(file);
@@ -50,6 +55,11 @@ export function MaskEditor({
   const [brush, setBrush] = useState(30);
   const brushRange = brushRangeFor(photo.width, photo.height);
   const history = useStrokeHistory(canvasRef, onPaintChange);
+  const fit = useMaskFit({ file, operation, canvasRef, add: history.add, remove: history.remove });
+  // The strokes stay as they are while a fit runs: the fitted mask is drawn over them when it arrives.
+  const disabled = outsideDisabled || fit.fitting;
+  useEffect(() => onBusyChange?.(fit.fitting), [fit.fitting]);
+  useEffect(() => () => onBusyChange?.(false), []);
   const { selecting, status, error, select } = useSelectionRequest({
     file,
     operation,
@@ -138,7 +148,7 @@ export function MaskEditor({
           pinch={{ allowPanning: true }}
         >
           <TransformComponent wrapperClass="!w-full" contentClass="!w-full justify-center">
-            <div className="relative" aria-busy={selecting}>
+            <div className="relative" aria-busy={selecting || fit.fitting}>
               {url && (
                 <img
                   ref={imgRef}
@@ -196,6 +206,14 @@ export function MaskEditor({
                   <Loader2 className="size-4 animate-spin" aria-hidden /> Selecting object…
                 </span>
               )}
+              {fit.fitting && (
+                <span
+                  data-testid="fitting"
+                  className="pointer-events-none absolute top-3 left-1/2 flex -translate-x-1/2 items-center gap-2 rounded-full bg-background/90 px-3 py-1.5 text-sm font-medium shadow"
+                >
+                  <Loader2 className="size-4 animate-spin" aria-hidden /> Fitting the mask…
+                </span>
+              )}
               {cursor && (tool === 'brush' || tool === 'eraser') && !disabled && (
                 <span
                   aria-hidden
@@ -213,19 +231,27 @@ export function MaskEditor({
           </TransformComponent>
         </TransformWrapper>
       </div>
+      <MaskFitBar
+        fitted={history.has(fit.fit)}
+        fitting={fit.fitting}
+        canFit={history.hasPaint}
+        disabled={disabled || selecting}
+        onFit={fit.start}
+        onBack={fit.back}
+      />
       <p className="text-sm text-muted-foreground">
         {tool === 'select'
           ? 'Click an object, or drag a box around it, to select it; then refine the selection with the brush or the eraser.'
           : 'Paint over what you want removed.'}{' '}
         Scroll or pinch to zoom; use the hand (or the middle mouse button) to move around.
       </p>
-      {error && (
+      {(error || fit.error) && (
         <p role="alert" className="text-sm font-medium text-destructive" data-testid="mask-error">
-          {error}
+          {fit.error ?? error}
         </p>
       )}
       <p className="sr-only" role="status" aria-live="polite" data-testid="mask-status">
-        {status}
+        {fit.status || status}
       </p>
     </div>
   );

@@ -17,9 +17,24 @@ export async function requestSelection(
   const form = new FormData();
   for (const [k, v] of Object.entries(prompt)) form.append(k, String(Math.round(v)));
   form.append('file', file, file.name);
+  return postForMask('/api/select-object', operation, form, signal);
+}
+
+/**
+ * `POST /api/refine-mask`: the photo and the painted mask; resolves to the mask fitted to the object it covers (a
+ * PNG, white = the mask, the photo's size), which holds every painted pixel.
+ */
+export async function requestFit(file: File, operation: OperationId, mask: Blob, signal?: AbortSignal): Promise<Blob> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  form.append('mask', mask, 'mask.png');
+  return postForMask('/api/refine-mask', operation, form, signal);
+}
+
+async function postForMask(path: string, operation: OperationId, form: FormData, signal?: AbortSignal) {
   let res: Response;
   try {
-    res = await fetch(`/api/select-object?operation=${encodeURIComponent(operation)}`, {
+    res = await fetch(`${path}?operation=${encodeURIComponent(operation)}`, {
       method: 'POST',
       body: form,
       credentials: 'include',

@@ -62,6 +62,19 @@ export function useStrokeHistory(
     changed();
   }, [changed, ctx]);
 
+  /** Takes one stroke out wherever it is in the list (Use my painted mask drops the fitted mask). */
+  const remove = useCallback(
+    (stroke: Stroke) => {
+      const at = strokes.current.indexOf(stroke);
+      if (at < 0) return;
+      strokes.current.splice(at, 1);
+      redoStack.current = redoStack.current.filter((s) => s !== stroke);
+      redrawAll();
+      changed();
+    },
+    [changed, redrawAll],
+  );
+
   const clear = () => {
     if (!mayHavePaint(strokes.current)) return;
     add({ kind: 'clear' }, true);
@@ -75,6 +88,10 @@ export function useStrokeHistory(
     undo,
     redo,
     clear,
+    remove,
+    /** Whether this stroke is on the canvas (not undone, removed or never added). */
+    has: (stroke: Stroke | null) => stroke !== null && strokes.current.includes(stroke),
+    hasPaint: mayHavePaint(strokes.current),
     canUndo: strokes.current.length > 0,
     canRedo: redoStack.current.length > 0,
   };

@@ -12,7 +12,8 @@ export const TIPS = [
   'For best results use images of at least 1024x1024 pixels.',
   // True for every tool on this kind of machine: see each tool's progress and estimate on its page.
   'Most tools finish in a few seconds; enlarging or restoring a large photo can take a few minutes.',
-  'The output is always a PNG image.',
+  // Every tool has output options (folded under "Output").
+  'The result is a PNG unless you choose JPEG or WebP under Output.',
 ];
 
 /**

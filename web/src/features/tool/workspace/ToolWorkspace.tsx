@@ -92,6 +92,8 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   const [submitting, setSubmitting] = useState(false);
   // A chosen photo still being decoded: Process waits for it (a click would otherwise find no photo yet).
   const [checking, setChecking] = useState(false);
+  // The mask is being fitted to the object: Process waits for the mask it will send.
+  const [maskBusy, setMaskBusy] = useState(false);
   const [jobId, setJobId] = useState<number | null>(() => (embedded ? null : numberParam(search, 'job')));
   // The job the address named when the page opened (a reload, the back button, a shared link, My images): what it
   // ran with (photo, mask, settings) is read back from the job, not from the page's memory.
@@ -250,6 +252,9 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   };
 
   const completed = job?.status === 'completed' && job.processedUrl ? job : undefined;
+  // Another free try is for the local fills: a result from the model provider (inpainting with a prompt) is not
+  // tried again for free, since each try is a paid prediction.
+  const retryable = RETRYABLE.has(op.id) && completed?.metadata.provider === undefined;
   const needsPhoto = op.input !== 'prompt';
   if (intake.batch) {
     return <BatchPanel op={op} files={intake.batch} params={params} onExit={intake.exitBatch} />;
@@ -298,7 +303,14 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
             </div>
           )}
           {op.mask && file && (
-            <MaskEditor ref={maskRef} file={file} operation={op.id} disabled={busy} initialMask={initialMask} />
+            <MaskEditor
+              ref={maskRef}
+              file={file}
+              operation={op.id}
+              disabled={busy}
+              initialMask={initialMask}
+              onBusyChange={setMaskBusy}
+            />
           )}
           <ParamControls defs={op.params} values={params} onChange={setParam} disabled={busy} />
           {needsPhoto && <PhotoEstimate operation={op.id} file={file} params={params} />}
@@ -306,7 +318,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
             size="lg"
             onClick={submit}
             // No uses left today: disabled, with the reason and when uses come back beside it.
-            disabled={busy || checking || access.reason === 'DAILY_LIMIT_REACHED'}
+            disabled={busy || checking || maskBusy || access.reason === 'DAILY_LIMIT_REACHED'}
             aria-describedby={access.reason === 'DAILY_LIMIT_REACHED' ? 'limit-reason' : undefined}
             data-testid="submit"
           >
@@ -340,11 +352,11 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
             actions={(index) => (
               <>
                 <UseInTool jobId={completed.id} index={index} exclude={op.id} />
-                {RETRYABLE.has(op.id) && <TryAnotherFill jobId={completed.id} onStarted={showJob} />}
+                {retryable && <TryAnotherFill jobId={completed.id} onStarted={showJob} />}
               </>
             )}
           />
-          {RETRYABLE.has(op.id) && <FillTries jobId={completed.id} onShow={showJob} />}
+          {retryable && <FillTries jobId={completed.id} onShow={showJob} />}
         </div>
       )}
       {goneForGood && !embedded && (
