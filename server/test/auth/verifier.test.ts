@@ -155,6 +155,38 @@ describe('Firebase ID token verification (firebase mode)', () => {
     // Within the allowed skew of Google's clock ahead of ours: accepted.
     expect((await verifier.verify(await token({ auth_time: now }, { iat: now + 10 }))).uid).toBe('uid-ada');
   });
+
+  it('the server refuses a token issued an hour in the future, at sign-in and as a Bearer; a current one passes', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aie-future-'));
+    const api = await buildApp({
+      config: loadConfig({
+        DATA_DIR: dataDir,
+        AUTH_MODE: 'firebase',
+        FIREBASE_PROJECT_ID: PROJECT,
+        FIREBASE_API_KEY: 'k',
+        AUTH_JWKS_URL: jwksUrl,
+        WORKER_THREADS: '1',
+      }),
+    });
+    try {
+      const now = Math.floor(Date.now() / 1000);
+      const future = await token({ auth_time: now }, { iat: now + 3600, exp: now + 7200 });
+      const signIn = await api.app.inject({ method: 'POST', url: '/api/session', payload: { idToken: future } });
+      expect(signIn.statusCode).toBe(401);
+      expect(signIn.json().code).toBe('INVALID_TOKEN');
+      const bearer = await api.app.inject({ url: '/api/me', headers: { authorization: `Bearer ${future}` } });
+      expect(bearer.statusCode).toBe(401);
+      const current = await api.app.inject({
+        method: 'POST',
+        url: '/api/session',
+        payload: { idToken: await token() },
+      });
+      expect(current.statusCode).toBe(200);
+    } finally {
+      await api.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('emulator mode', () => {
