@@ -363,6 +363,31 @@ test('the result page: compare slider moved with the keyboard, focus ring, no up
   await expect(viewer).toHaveCount(0);
 });
 
+test('a large pasted photo is checked before Process Image can be clicked', async ({ page }, info) => {
+  await skipTutorials(page);
+  // 40 megapixels: decoding it in the page takes long enough to be seen.
+  const big = info.outputPath('big-pasted.png');
+  await sharp({ create: { width: 6300, height: 6300, channels: 3, background: '#808080' } })
+    .png()
+    .toFile(big);
+  await page.goto('/features/face-enhancement');
+  await expect(page.getByTestId('tool-workspace')).toBeVisible();
+  await page.evaluate(
+    (data) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(data)], 'image.png', { type: 'image/png' }));
+      document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    },
+    [...fs.readFileSync(big)],
+  );
+  const process = page.getByRole('button', { name: 'Process Image' });
+  await expect(page.getByText('Checking photo...')).toBeVisible();
+  await expect(process).toBeDisabled();
+  await expect(page.getByTestId('chosen-file')).toContainText('pasted-image.png');
+  await expect(page.getByText('Checking photo...')).toHaveCount(0);
+  await expect(process).toBeEnabled();
+});
+
 test('the output-size limit is checked in the page before anything is sent, with the server rule', async ({
   page,
 }, info) => {

@@ -106,7 +106,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
     setInitialMask(null);
     setFile(f);
   };
-  const intake = usePhotoIntake(op, chooseFile, maxBytes);
+  const intake = usePhotoIntake(op, chooseFile, maxBytes, setChecking);
   const localBefore = useObjectUrl(file);
   const progressRef = useRef<HTMLDivElement>(null);
 
@@ -284,6 +284,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
                   hidePreview={Boolean(op.mask)}
                   onFiles={intake.canBatch ? intake.take : undefined}
                   onChecking={setChecking}
+                  checking={checking}
                 />
               </div>
               {op.input === 'two-photos' && (

@@ -41,6 +41,8 @@ export interface UploadAreaProps {
   onFiles?(files: File[]): void;
   /** A chosen photo is being decoded (a large one takes seconds): the page waits for it before processing. */
   onChecking?(checking: boolean): void;
+  /** A photo that came another way (pasted, dropped on the page) is being decoded: shown like one chosen here. */
+  checking?: boolean;
 }
 
 /** The upload area (docs/product.md#pages): drag and drop or click, one file, checked with the server's rules before anything is sent. */
@@ -55,9 +57,11 @@ export function UploadArea({
   hidePreview,
   onFiles,
   onChecking,
+  checking: checkingElsewhere = false,
 }: UploadAreaProps) {
   const [error, setError] = useState<string>();
-  const [checking, setChecking] = useState(false);
+  const [checkingHere, setChecking] = useState(false);
+  const checking = checkingHere || checkingElsewhere;
   const preview = useObjectUrl(hidePreview ? null : file);
 
   const refuse = (code: ErrorCode) => {

@@ -9,10 +9,19 @@ export function refusePhoto(code: ErrorCode, vars?: Record<string, string | numb
   toast({ variant: 'destructive', title: errorTitle(code), description: errorMessage(code, vars) });
 }
 
-/** Exactly one photo, checked with the server's rules (and decoded), goes to `setFile`; anything else is refused. */
-export async function takeOnePhoto(files: File[], setFile: (file: File) => void, maxBytes?: number): Promise<void> {
+/**
+ * Exactly one photo, checked with the server's rules (and decoded), goes to `setFile`; anything else is refused.
+ * `onChecking` hears when the decode starts and ends (seconds for a large photo), so the page can wait for it.
+ */
+export async function takeOnePhoto(
+  files: File[],
+  setFile: (file: File) => void,
+  maxBytes?: number,
+  onChecking?: (checking: boolean) => void,
+): Promise<void> {
   if (files.length > 1) return refusePhoto('TOO_MANY_FILES');
-  const code = await checkPhoto(files[0], maxBytes);
+  onChecking?.(true);
+  const code = await checkPhoto(files[0], maxBytes).finally(() => onChecking?.(false));
   if (code) return refusePhoto(code);
   setFile(files[0] as File);
 }
@@ -22,7 +31,12 @@ export async function takeOnePhoto(files: File[], setFile: (file: File) => void,
  * one becomes the photo (checked with the server's rules first); several become a batch on tools that take one,
  * and are refused with the catalogue's message on the others.
  */
-export function usePhotoIntake(op: Operation, setFile: (file: File) => void, maxBytes?: number) {
+export function usePhotoIntake(
+  op: Operation,
+  setFile: (file: File) => void,
+  maxBytes?: number,
+  onChecking?: (checking: boolean) => void,
+) {
   const [batch, setBatch] = useState<File[] | null>(null);
   const canBatch = batchable(op);
   const take = (files: File[]) => {
@@ -31,7 +45,7 @@ export function usePhotoIntake(op: Operation, setFile: (file: File) => void, max
       setBatch(files);
       return;
     }
-    void takeOnePhoto(files, setFile, maxBytes);
+    void takeOnePhoto(files, setFile, maxBytes, onChecking);
   };
   return { take, batch, canBatch, exitBatch: () => setBatch(null) };
 }
