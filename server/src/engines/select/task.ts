@@ -7,7 +7,7 @@ import type { TaskEngine } from '../types.js';
 import { SelectionCache } from './cache.js';
 import { grabCutBox, grabCutLabels } from './grabcut.js';
 import { refineMask } from './refine-mask.js';
-import { growSelection, type SelectPrompt, selectObject } from './select-object.js';
+import { clickModelSide, growSelection, type SelectPrompt, selectObject } from './select-object.js';
 
 /** A photo's model answers are kept this long after its last click, up to this much memory for all photos. */
 const CACHE_TTL_MS = 10 * 60_000;
@@ -24,7 +24,7 @@ async function cachedSegment(photo: string | undefined, img: RawImage, rect: Rec
   const crop = `${rect.left},${rect.top},${rect.width},${rect.height}`;
   const known = photo ? cache.get(photo, crop) : undefined;
   if (known) return { mask: known, cached: true };
-  const mask = await salientMask(img, threads);
+  const mask = await salientMask(img, threads, clickModelSide(img.width, img.height));
   if (photo) cache.set(photo, crop, mask);
   return { mask, cached: false };
 }
