@@ -52,3 +52,14 @@ export function operationUsage(
 export function usesLeftText(left: number, limit: number): string {
   return `${left} of ${limit} use${limit === 1 ? '' : 's'} left today`;
 }
+
+/** Tools whose result can be tried again for free on the same photo and mask ('Try another fill'): the fills. */
+const TRY_AGAIN = new Set<OperationId>(['object-removal', 'image-inpainting']);
+
+/**
+ * Whether a job's result may be tried again for free: a fill made here, whose source choices vary with each try.
+ * A fill by the model provider (its metadata names it) is not: each try would be a paid prediction.
+ */
+export function mayTryAgain(operation: OperationId, metadata: Readonly<Record<string, unknown>>): boolean {
+  return TRY_AGAIN.has(operation) && metadata.provider === undefined;
+}

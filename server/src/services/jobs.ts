@@ -9,6 +9,7 @@ import {
   getOperation,
   isJobIdInRange,
   laneOf,
+  mayTryAgain,
   type OperationId,
   type Params,
 } from '@ai-editor/core';
@@ -35,8 +36,6 @@ export interface JobSource {
   index: number;
 }
 
-/** Operations whose result can be tried again for free: the fills, whose source choices vary with `variation`. */
-const RETRYABLE = new Set<OperationId>(['object-removal', 'image-inpainting']);
 /** Other tries are free this long after the first job was submitted, and this many times. */
 export const RETRY_WINDOW_MS = 10 * 60_000;
 export const MAX_TRIES = 5;
@@ -172,8 +171,7 @@ export class JobService {
     const root = rootId === row.id ? row : await this.getOwned(rootId, owner);
     if (root.purgedAt || !root.originalKey || !root.maskKey) throw this.expired();
     const operation = root.operation as OperationId;
-    // A fill by the model provider is not tried again for free: each try is a paid prediction (submit it again).
-    if (!RETRYABLE.has(operation) || root.metadata.provider !== undefined) throw new AppError('RETRY_NOT_AVAILABLE');
+    if (!mayTryAgain(operation, root.metadata)) throw new AppError('RETRY_NOT_AVAILABLE');
     const tries = await this.deps.images.tries(root.id);
     if (now.getTime() - root.createdAt.getTime() > RETRY_WINDOW_MS || tries.length + 1 >= MAX_TRIES) {
       throw new AppError('RETRY_NOT_AVAILABLE');

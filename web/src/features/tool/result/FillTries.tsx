@@ -5,9 +5,6 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { fetchTries, retryJob, ToolError } from '../jobs';
 
-/** Tools whose result can be tried again on the same photo and mask for free (another fill). */
-export const RETRYABLE = new Set(['object-removal', 'image-inpainting']);
-
 /** 'Try another fill': a new job on the same photo and mask with other source choices; no use is counted. */
 export function TryAnotherFill({ jobId, onStarted }: { jobId: number; onStarted: (id: number) => void }) {
   const [starting, setStarting] = useState(false);

@@ -5,6 +5,7 @@ import {
   errorTitle,
   type ImageJob,
   LIMITS,
+  mayTryAgain,
   type Operation,
   type Params,
   type ParamValue,
@@ -25,7 +26,7 @@ import { useServerConfig } from '@/lib/server';
 import { type JobSource, newIdempotencyKey, submitJob, ToolError } from '../jobs';
 import { MaskEditor, type MaskEditorHandle } from '../mask-editor/MaskEditor';
 import { CancelJobButton } from '../result/CancelJobButton';
-import { FillTries, RETRYABLE, TryAnotherFill } from '../result/FillTries';
+import { FillTries, TryAnotherFill } from '../result/FillTries';
 import { JobProgress } from '../result/JobProgress';
 import { ResultCard } from '../result/ResultCard';
 import { useAccess } from '../useAccess';
@@ -252,9 +253,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   };
 
   const completed = job?.status === 'completed' && job.processedUrl ? job : undefined;
-  // Another free try is for the local fills: a result from the model provider (inpainting with a prompt) is not
-  // tried again for free, since each try is a paid prediction.
-  const retryable = RETRYABLE.has(op.id) && completed?.metadata.provider === undefined;
+  const retryable = completed !== undefined && mayTryAgain(op.id, completed.metadata);
   const needsPhoto = op.input !== 'prompt';
   if (intake.batch) {
     return <BatchPanel op={op} files={intake.batch} params={params} onExit={intake.exitBatch} />;
