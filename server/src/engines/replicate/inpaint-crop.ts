@@ -4,7 +4,7 @@
  * inside the painted area, feathered over a few pixels, so every pixel away from the mask stays as it was.
  */
 import sharp from 'sharp';
-import { maskBox, type Rect } from '../raster/geometry.js';
+import { cropRaw, maskBox, type Rect } from '../raster/geometry.js';
 import { decode, decodeMask, encodePng, type RawImage } from '../raster/image.js';
 import { dilate } from '../raster/morphology.js';
 import { rawSharp } from '../raster/resize.js';
@@ -54,14 +54,13 @@ export function inpaintInCrop(run: Engine['run']): Engine['run'] {
     if (!box) return { images: [await encodePng(photo)], metadata: { note: 'The mask was empty: nothing to fill' } };
     const crop = cropAround(box, photo.width, photo.height);
     const size = modelSize(crop);
-    const region = { left: crop.left, top: crop.top, width: crop.width, height: crop.height };
     const image = await rawSharp(photo)
-      .extract(region)
+      .extract(crop)
       .resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
       .png()
       .toBuffer();
     const cropMask = await rawSharp(mask)
-      .extract(region)
+      .extract(crop)
       .resize(size.width, size.height, { fit: 'fill', kernel: 'linear' })
       .threshold(1)
       // sharp widens one band to three: keep the one.
@@ -90,11 +89,7 @@ export function inpaintInCrop(run: Engine['run']): Engine['run'] {
  * falling to 0 over `feather` pixels outside them; 0 everywhere else, so those pixels are the photo's own.
  */
 async function pasteFeathered(photo: RawImage, mask: RawImage, filled: Buffer, crop: Rect, feather: number) {
-  const cropMask = Buffer.alloc(crop.width * crop.height);
-  for (let y = 0; y < crop.height; y++) {
-    const from = (crop.top + y) * photo.width + crop.left;
-    mask.data.copy(cropMask, y * crop.width, from, from + crop.width);
-  }
+  const cropMask = cropRaw(mask, crop).data;
   // Grown by the feather, then blurred by half of it: 255 on and next to the painted pixels, 0 past the feather.
   const grown = dilate(cropMask, crop.width, crop.height, feather, 'round');
   const weight = await sharp(Buffer.from(grown.map((v) => v * 255)), {

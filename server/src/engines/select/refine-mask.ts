@@ -1,4 +1,4 @@
-import { maskBox, padBox } from '../raster/geometry.js';
+import { cropRaw, maskBox, padBox } from '../raster/geometry.js';
 import type { RawImage } from '../raster/image.js';
 import { components, dilate } from '../raster/morphology.js';
 import { GC, type MaskCutter } from './grabcut.js';
@@ -31,12 +31,12 @@ export function fitBand(box: { width: number; height: number }, width: number, h
  */
 export async function refineMask(img: RawImage, painted: Uint8Array, cut: MaskCutter): Promise<Buffer> {
   const { width, height } = img;
-  const set = Uint8Array.from(painted, (v) => (v ? 1 : 0));
-  const box = maskBox({ data: Buffer.from(set), width, height, channels: 1 });
+  const set = { data: Buffer.from(painted.map((v) => (v ? 1 : 0))), width, height, channels: 1 as const };
+  const box = maskBox(set);
   if (!box) return Buffer.alloc(width * height);
   const band = fitBand(box, width, height);
   const rect = padBox(box, CONTEXT_BANDS * band, width, height);
-  const crop = cropPlane(set, width, rect);
+  const crop = cropRaw(set, rect).data;
   const reach = dilate(crop, rect.width, rect.height, band, 'round');
   const labels = new Uint8Array(crop.length);
   let background = 0;
@@ -46,7 +46,7 @@ export async function refineMask(img: RawImage, painted: Uint8Array, cut: MaskCu
   }
   let fitted: Uint8Array = crop;
   if (background >= MIN_BACKGROUND) {
-    const object = await cut(cropRgb(img, rect), labels);
+    const object = await cut(cropRaw(img, rect), labels);
     fitted = touchingStroke(object, reach, crop, rect.width, rect.height);
   }
   return growSelection(place(fitted, rect, width, height), width, height);
@@ -66,27 +66,4 @@ function touchingStroke(
   const out = new Uint8Array(stroke.length);
   for (const c of components(levels, width, height, 1, 2)) for (const p of c.pixels) out[p] = 1;
   return out;
-}
-
-function cropPlane(plane: Uint8Array, width: number, r: { left: number; top: number; width: number; height: number }) {
-  const out = new Uint8Array(r.width * r.height);
-  for (let y = 0; y < r.height; y++) {
-    const from = (r.top + y) * width + r.left;
-    out.set(plane.subarray(from, from + r.width), y * r.width);
-  }
-  return out;
-}
-
-function cropRgb(img: RawImage, r: { left: number; top: number; width: number; height: number }): RawImage {
-  const data = Buffer.alloc(r.width * r.height * 3);
-  for (let y = 0; y < r.height; y++) {
-    for (let x = 0; x < r.width; x++) {
-      const from = ((r.top + y) * img.width + r.left + x) * img.channels;
-      const to = (y * r.width + x) * 3;
-      data[to] = img.data[from] as number;
-      data[to + 1] = img.data[from + 1] as number;
-      data[to + 2] = img.data[from + 2] as number;
-    }
-  }
-  return { data, width: r.width, height: r.height, channels: 3 };
 }
