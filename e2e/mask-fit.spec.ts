@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { expect, type Locator, test } from './fixtures';
-import { allowUse, choosePhoto, expectResult, fixture, skipTutorials } from './tool-support';
+import { allowUse, choosePhoto, expectResult, fixture, painted, skipTutorials } from './tool-support';
 
 /**
  * Fit mask to object, against the real server: brush over most of the cup in coffee.png, fit the mask (the server's
@@ -22,24 +22,6 @@ async function cupTruth() {
     [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
   }
   return { data, width: info.width, height: info.height, box: { x0, y0, x1, y1 } };
-}
-
-/** The canvas' painted pixels (alpha >= 128) at the truth's size. */
-async function painted(canvas: Locator, width: number, height: number): Promise<Uint8Array> {
-  const alpha = await canvas.evaluate(
-    (c: HTMLCanvasElement, size: [number, number]) => {
-      const scaled = document.createElement('canvas');
-      [scaled.width, scaled.height] = size;
-      const ctx = scaled.getContext('2d') as CanvasRenderingContext2D;
-      ctx.drawImage(c, 0, 0, size[0], size[1]);
-      const d = ctx.getImageData(0, 0, size[0], size[1]).data;
-      const out: number[] = [];
-      for (let i = 3; i < d.length; i += 4) out.push((d[i] as number) >= 128 ? 1 : 0);
-      return out;
-    },
-    [width, height] as [number, number],
-  );
-  return Uint8Array.from(alpha);
 }
 
 /** Share of the truth's pixels the mask covers. */

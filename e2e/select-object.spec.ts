@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { expect, type Locator, type Page, test } from './fixtures';
-import { allowUse, choosePhoto, expectResult, fixture, skipTutorials } from './tool-support';
+import { allowUse, choosePhoto, expectResult, fixture, painted, skipTutorials } from './tool-support';
 
 /**
  * Select object in the mask editor, against the real server and model: click the cup in coffee.png, see its mask,
@@ -24,24 +24,6 @@ async function cupTruth() {
     n++;
   }
   return { data, width: info.width, height: info.height, centre: [sx / n / info.width, sy / n / info.height] as const };
-}
-
-/** The canvas' painted pixels (alpha >= 128) at the truth's size. */
-async function painted(canvas: Locator, width: number, height: number): Promise<Uint8Array> {
-  const alpha = await canvas.evaluate(
-    (c: HTMLCanvasElement, size: [number, number]) => {
-      const scaled = document.createElement('canvas');
-      [scaled.width, scaled.height] = size;
-      const ctx = scaled.getContext('2d') as CanvasRenderingContext2D;
-      ctx.drawImage(c, 0, 0, size[0], size[1]);
-      const d = ctx.getImageData(0, 0, size[0], size[1]).data;
-      const out: number[] = [];
-      for (let i = 3; i < d.length; i += 4) out.push((d[i] as number) >= 128 ? 1 : 0);
-      return out;
-    },
-    [width, height] as [number, number],
-  );
-  return Uint8Array.from(alpha);
 }
 
 function iou(a: Uint8Array, truth: Buffer): number {

@@ -133,3 +133,21 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
+
+/** A mask canvas' painted pixels (alpha >= 128), 0/1, scaled to width x height (a truth mask's size). */
+export async function painted(canvas: Locator, width: number, height: number): Promise<Uint8Array> {
+  const alpha = await canvas.evaluate(
+    (c: HTMLCanvasElement, size: [number, number]) => {
+      const scaled = document.createElement('canvas');
+      [scaled.width, scaled.height] = size;
+      const ctx = scaled.getContext('2d') as CanvasRenderingContext2D;
+      ctx.drawImage(c, 0, 0, size[0], size[1]);
+      const d = ctx.getImageData(0, 0, size[0], size[1]).data;
+      const out: number[] = [];
+      for (let i = 3; i < d.length; i += 4) out.push((d[i] as number) >= 128 ? 1 : 0);
+      return out;
+    },
+    [width, height] as [number, number],
+  );
+  return Uint8Array.from(alpha);
+}
