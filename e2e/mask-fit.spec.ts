@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { expect, type Locator, test } from './fixtures';
+import { expect, test } from './fixtures';
 import { allowUse, choosePhoto, expectResult, fixture, painted, skipTutorials } from './tool-support';
 
 /**

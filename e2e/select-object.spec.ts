@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { expect, type Locator, type Page, test } from './fixtures';
+import { expect, type Page, test } from './fixtures';
 import { allowUse, choosePhoto, expectResult, fixture, painted, skipTutorials } from './tool-support';
 
 /**
