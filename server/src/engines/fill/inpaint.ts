@@ -14,7 +14,6 @@ import { dilate } from '../raster/morphology.js';
 import { seededRandom } from '../raster/random.js';
 import { exemplarFill } from './exemplar-fill.js';
 import { backgroundSources, type SourceMap } from './fill-sources.js';
-import { correctMean } from './mean-correction.js';
 import { LOCAL_SEARCH, Matcher, seedField, upsampleField } from './patch-match.js';
 import { blendFill } from './poisson-blend.js';
 import {
@@ -68,14 +67,6 @@ const THIN_RADIUS = 6;
  * less texture than 0.65; 1 (the patch fill alone) 1.4 dB less.
  */
 const THIN_KEEP = 0.65;
-/**
- * The rest of the hole keeps this share of its coarse shading (what a box blur of MEAN_RADIUS removes is detail,
- * kept whole), the rest from the membrane (mean-correction.ts). On the tuning set 0.6 with radius 8 gave 0.11 dB
- * more than none at the same texture ratio; a larger share of the membrane or a smaller radius gained more dB but
- * lost texture, and blending the whole fill toward the membrane lost far more texture for the same dB.
- */
-const MEAN_KEEP = 0.6;
-const MEAN_RADIUS = 8;
 const THIN_SWEEPS = 100;
 
 /**
@@ -197,9 +188,6 @@ export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = 
     opts.onProgress?.(done / totalWork);
   }
   blendFill(base.img, NC, w, h, hole, source, sources?.foreign);
-  const blob = new Uint8Array(n);
-  for (let i = 0; i < n; i++) blob[i] = hole[i] && !thin[i] ? 1 : 0;
-  correctMean(base.img, NC, w, h, blob, MEAN_KEEP, MEAN_RADIUS, sources?.foreign);
   smoothThin(base.img, NC, w, h, thin, THIN_SWEEPS, THIN_KEEP);
 
   const data = Buffer.alloc(n * c);

@@ -88,48 +88,6 @@ export function blendFill(
 }
 
 /**
- * The membrane over `region` (1 = solved for): the colour (the first three of `nc` floats per pixel) that is
- * harmonic inside it, the pixels around it fixed: Laplace's equation, solved by the same multigrid as the blend.
- * Returns a copy of `img` with the region replaced.
- */
-export function membrane(
-  img: Float32Array,
-  nc: number,
-  w: number,
-  h: number,
-  region: Uint8Array,
-  free?: Uint8Array,
-): Float32Array {
-  const pixels: number[] = [];
-  for (let p = 0; p < region.length; p++) if (region[p]) pixels.push(p);
-  const idx = Int32Array.from(pixels);
-  const m = idx.length;
-  // The correction to add so that every step becomes zero: the right-hand side is minus the sum of the steps.
-  const rhs = new Float32Array(3 * (m + 1));
-  for (let k = 0; k < m; k++) {
-    const p = idx[k] as number;
-    const x = p % w;
-    const y = (p - x) / w;
-    for (let d = 0; d < 4; d++) {
-      const dx = d === 0 ? 1 : d === 1 ? -1 : 0;
-      const dy = d === 2 ? 1 : d === 3 ? -1 : 0;
-      if (x + dx < 0 || y + dy < 0 || x + dx >= w || y + dy >= h) continue;
-      const q = p + dy * w + dx;
-      for (let c = 0; c < 3; c++)
-        rhs[3 * k + c] = (rhs[3 * k + c] as number) - (img[p * nc + c] as number) + (img[q * nc + c] as number);
-    }
-  }
-  const out = img.slice();
-  if (m === 0) return out;
-  const corr = solve(idx, w, h, rhs);
-  for (let k = 0; k < m; k++) {
-    const p = idx[k] as number;
-    for (let c = 0; c < 3; c++) out[p * nc + c] = (img[p * nc + c] as number) + (corr[3 * k + c] as number);
-  }
-  return out;
-}
-
-/**
  * The equation on one level: diag_k c_k - sum over k's four neighbours j of weight_kj c_j = rhs_k. On the pixels
  * themselves every weight is 1 and diag is the number of neighbours inside the image.
  */
