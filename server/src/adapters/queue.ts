@@ -13,6 +13,11 @@ export interface JobQueue {
   /** 1 for the next job to start; undefined once it has started (or when unknown). */
   position(jobId: number): Promise<number | undefined>;
   stats(): Promise<QueueStats>;
+  /**
+   * Resolves once no job waits or runs in this process, after `maxMs` at the latest, or when `signal` fires: for
+   * work that should take only what jobs leave over. Embedded only (scale-out jobs run in worker processes).
+   */
+  idle?(maxMs: number, signal?: AbortSignal): Promise<void>;
   ping(): Promise<boolean>;
   /** Stops taking new jobs and waits for the running ones. */
   close(): Promise<void>;
@@ -61,6 +66,8 @@ export class InProcessQueue implements JobQueue {
   private readonly arriving = new Set<number>();
   private readonly active = new Map<number, Lane>();
   private readonly running = new Set<Promise<void>>();
+  /** Callers of `idle` waiting for the queue to have no job. */
+  private readonly idleWaiters = new Set<() => void>();
   private closed = false;
 
   constructor(
@@ -84,6 +91,7 @@ export class InProcessQueue implements JobQueue {
     this.arriving.delete(jobId);
     const i = this.waiting.findIndex((w) => w.id === jobId);
     if (i >= 0) this.waiting.splice(i, 1);
+    this.wakeIdleWaiters();
   }
 
   async position(jobId: number): Promise<number | undefined> {
@@ -95,8 +103,31 @@ export class InProcessQueue implements JobQueue {
     return { waiting: this.waiting.length + this.arriving.size, active: this.active.size };
   }
 
+  idle(maxMs: number, signal?: AbortSignal): Promise<void> {
+    if (!this.hasJobs() || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        this.idleWaiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, maxMs);
+      signal?.addEventListener('abort', done, { once: true });
+      this.idleWaiters.add(done);
+    });
+  }
+
   async ping() {
     return !this.closed;
+  }
+
+  private hasJobs(): boolean {
+    return this.waiting.length + this.arriving.size + this.active.size > 0;
+  }
+
+  private wakeIdleWaiters(): void {
+    if (!this.hasJobs()) for (const wake of this.idleWaiters) wake();
   }
 
   private busy(lane: Lane): number {
@@ -118,6 +149,7 @@ export class InProcessQueue implements JobQueue {
       const [entry] = this.waiting.splice(i, 1) as [Entry];
       this.start(entry.id, slot);
     }
+    this.wakeIdleWaiters();
   }
 
   private start(id: number, slot: Lane): void {

@@ -82,3 +82,32 @@ describe('in-process queue with lanes', () => {
     await queue.close();
   });
 });
+
+describe('in-process queue: idle', () => {
+  it('answers at once when no job is in hand, else when the last job ends, after maxMs, or on abort', async () => {
+    const finish = new Map<number, () => void>();
+    const queue = new InProcessQueue((id) => new Promise<void>((resolve) => finish.set(id, resolve)), {
+      heavy: 1,
+      quick: 0,
+    });
+    const settled = (p: Promise<void>) =>
+      Promise.race([p.then(() => true), new Promise((r) => setTimeout(r, 20, false))]);
+    expect(await settled(queue.idle(60_000))).toBe(true);
+
+    await queue.enqueue(1);
+    await queue.enqueue(2);
+    const idle = queue.idle(60_000);
+    expect(await settled(idle)).toBe(false);
+    finish.get(1)?.();
+    // Job 2 starts: still in hand.
+    expect(await settled(idle)).toBe(false);
+    expect(await settled(queue.idle(10))).toBe(true);
+    const gone = new AbortController();
+    const left = queue.idle(60_000, gone.signal);
+    gone.abort();
+    expect(await settled(left)).toBe(true);
+    finish.get(2)?.();
+    expect(await settled(idle)).toBe(true);
+    await queue.close();
+  });
+});
