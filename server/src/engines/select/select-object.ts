@@ -75,10 +75,10 @@ export function growSelection(mask: Uint8Array, width: number, height: number): 
 export async function selectObject(
   img: RawImage,
   prompt: SelectPrompt,
-  methods: { segment: Segmenter; cutBox: BoxCutter; known?: KnownCrops },
+  methods: { segment: Segmenter; cutBox: BoxCutter; known?: KnownCrops; outer?: OuterCrops },
 ): Promise<Buffer> {
   return prompt.kind === 'point'
-    ? selectAtPoint(img, prompt, methods.segment, methods.known ?? (() => []))
+    ? selectAtPoint(img, prompt, methods.segment, methods.known ?? (() => []), methods.outer ?? 'grid-part')
     : selectInBox(img, prompt, methods.cutBox);
 }
 
@@ -87,26 +87,35 @@ async function selectAtPoint(
   p: { x: number; y: number },
   segment: Segmenter,
   known: KnownCrops,
+  outer: OuterCrops,
 ): Promise<Buffer> {
   let best: Buffer | undefined;
-  for (const share of POINT_CROPS) {
+  // Where the object found so far lies: the next crop is aimed at its middle.
+  let aim = p;
+  for (const [level, share] of POINT_CROPS.entries()) {
     const side = share * Math.max(img.width, img.height);
     const centred = squareAround(img, p.x, p.y, side);
-    // A crop of the same size seen before whose centre is near the click: the first click on a photo is centred,
-    // the following ones near it reuse its crops.
+    // The first crop: centred on the click, or a crop of the same size seen before whose centre is near it (the
+    // following clicks reuse the first's). The larger ones come from a fixed grid, so that they can be prepared
+    // before the first click (`outer: 'centred'` is the method before, for bench/select-object.ts).
     const rect =
-      known().find(
-        (r) =>
-          r.width === centred.width &&
-          r.height === centred.height &&
-          Math.abs(r.left + r.width / 2 - p.x) <= REUSE_WITHIN * side &&
-          Math.abs(r.top + r.height / 2 - p.y) <= REUSE_WITHIN * side,
-      ) ?? centred;
+      level > 0
+        ? outer === 'centred'
+          ? centred
+          : gridCrop(img, share, outer === 'grid-part' ? aim : p, p)
+        : (known().find(
+            (r) =>
+              r.width === centred.width &&
+              r.height === centred.height &&
+              Math.abs(r.left + r.width / 2 - p.x) <= REUSE_WITHIN * side &&
+              Math.abs(r.top + r.height / 2 - p.y) <= REUSE_WITHIN * side,
+          ) ?? centred);
     const soft = await segment(cropRaw(img, rect), rect);
     const near = NEAR_CLICK * Math.max(rect.width, rect.height);
     const part = componentAt(binary(soft), rect.width, rect.height, p.x - rect.left, p.y - rect.top, near);
     if (!part) continue;
     best = place(part, rect, img.width, img.height);
+    aim = middleOf(part, rect);
     // Complete when it keeps clear of every crop edge that is not the photo's own edge.
     if (!touchesInnerEdge(part, rect, img.width, img.height)) break;
   }
@@ -146,6 +155,99 @@ export function normaliseBox(
   const right = Math.min(img.width, Math.ceil(Math.max(b.x0, b.x1)));
   const bottom = Math.min(img.height, Math.ceil(Math.max(b.y0, b.y1)));
   return { left, top, width: Math.max(2, right - left), height: Math.max(2, bottom - top) };
+}
+
+/**
+ * The larger crops of a click (all but the first, 30 % one) come from a grid per size whose centres are at most
+ * GRID_OFFSET of the crop's side from the click's own, the distance at which a following click reuses a crop: the
+ * crops a click may need beyond its first are then known before any click, and can be prepared (services/select-prepare.ts).
+ */
+export const GRID_OFFSET = REUSE_WITHIN;
+
+/**
+ * How a click's larger crops are placed: centred on the click (before; bench/select-object.ts compares), or the
+ * grid crop nearest to centring them on the click or on the middle of the part found in the crop before.
+ */
+export type OuterCrops = 'centred' | 'grid-click' | 'grid-part';
+
+/** The middle of a crop's 0/1 part's bounding box, in the photo's coordinates. */
+function middleOf(part: Uint8Array, r: Rect): { x: number; y: number } {
+  let [x0, y0, x1, y1] = [r.width, r.height, 0, 0];
+  for (let y = 0; y < r.height; y++) {
+    for (let x = 0; x < r.width; x++) {
+      if (!part[y * r.width + x]) continue;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
+    }
+  }
+  return { x: r.left + (x0 + x1) / 2, y: r.top + (y0 + y1) / 2 };
+}
+
+/** Along one axis: the crop's start on the grid nearest to centring it on `at` (length `size`, crop `w`). */
+function gridStart(size: number, w: number, at: number, spacing: number, index?: number): number {
+  const span = size - w;
+  const n = Math.max(1, Math.ceil(span / spacing));
+  const step = span / n;
+  const i = index ?? Math.min(n - 1, Math.max(0, Math.floor((at - w / 2) / (step || 1))));
+  return Math.round((i + 0.5) * step);
+}
+
+/**
+ * The grid crop of this share of the photo's long side nearest to a crop centred on `at`; the one nearest to
+ * centring it on the click when that one leaves the click out.
+ */
+export function gridCrop(
+  img: { width: number; height: number },
+  share: number,
+  at: { x: number; y: number },
+  click: { x: number; y: number },
+): Rect {
+  const side = share * Math.max(img.width, img.height);
+  const w = Math.min(img.width, Math.round(side));
+  const h = Math.min(img.height, Math.round(side));
+  const spacing = 2 * GRID_OFFSET * side;
+  const crop = (q: { x: number; y: number }) => ({
+    left: gridStart(img.width, w, q.x, spacing),
+    top: gridStart(img.height, h, q.y, spacing),
+    width: w,
+    height: h,
+  });
+  const r = crop(at);
+  const margin = NEAR_CLICK * side;
+  const holds =
+    click.x >= r.left + margin &&
+    click.x < r.left + w - margin &&
+    click.y >= r.top + margin &&
+    click.y < r.top + h - margin;
+  return holds ? r : crop(click);
+}
+
+/**
+ * Every crop a click may need beyond its first, nearest the photo's centre first and the largest last (most clicks
+ * need the 55 % crop, few the whole photo): what preparing a photo computes.
+ */
+export function gridCrops(img: { width: number; height: number }): Rect[] {
+  const out: Rect[] = [];
+  for (const share of POINT_CROPS.slice(1)) {
+    const side = share * Math.max(img.width, img.height);
+    const w = Math.min(img.width, Math.round(side));
+    const h = Math.min(img.height, Math.round(side));
+    const spacing = 2 * GRID_OFFSET * side;
+    const count = (span: number) => Math.max(1, Math.ceil(span / spacing));
+    const level: Rect[] = [];
+    for (let j = 0; j < count(img.height - h); j++) {
+      for (let i = 0; i < count(img.width - w); i++) {
+        const left = gridStart(img.width, w, 0, spacing, i);
+        const top = gridStart(img.height, h, 0, spacing, j);
+        level.push({ left, top, width: w, height: h });
+      }
+    }
+    const off = (r: Rect) => Math.hypot(r.left + w / 2 - img.width / 2, r.top + h / 2 - img.height / 2);
+    out.push(...level.sort((a, b) => off(a) - off(b)));
+  }
+  return out;
 }
 
 /** A square of the given side centred on the point, shifted (and cut) to stay inside the photo. */
