@@ -24,12 +24,12 @@ import {
   binary,
   boxCrop,
   clickModelSide,
-  gridCrops,
   growSelection,
   keepLargeParts,
   normaliseBox,
   type OuterCrops,
   place,
+  preparedCrops,
   selectObject,
 } from '../server/src/engines/select/select-object.js';
 import { coverage, iou, type SelectionCase, selectionCases } from './support/selection-cases.js';
@@ -293,7 +293,7 @@ for (const [n, small] of cases.entries()) {
   counter.runs = 0;
   const tp = performance.now();
   const prepSegment = segmentFor(`prep-${n}`);
-  for (const rect of gridCrops(c)) await prepSegment(cropRaw(await decode(c.image), rect), rect);
+  for (const rect of preparedCrops(c)) await prepSegment(cropRaw(await decode(c.image), rect), rect);
   const prepMs = performance.now() - tp;
   const prepRuns = counter.runs;
   const first = await click(`prep-${n}`, c.point, 'grid-part');

@@ -250,6 +250,19 @@ export function gridCrops(img: { width: number; height: number }): Rect[] {
   return out;
 }
 
+/** At most this many crops are prepared per photo (each a full model run, about 2 s on an idle 2-core machine). */
+export const MAX_PREPARED = 6;
+
+/**
+ * The crops preparing a photo computes: every grid crop of a landscape photo (four of 55 % and the whole photo at
+ * 3:2); of a squarer one the 55 % crops nearest the centre and the whole photo. A click that needs another crop
+ * computes it, as without preparation.
+ */
+export function preparedCrops(img: { width: number; height: number }): Rect[] {
+  const all = gridCrops(img);
+  return all.length <= MAX_PREPARED ? all : [...all.slice(0, MAX_PREPARED - 1), all[all.length - 1] as Rect];
+}
+
 /** A square of the given side centred on the point, shifted (and cut) to stay inside the photo. */
 function squareAround(img: { width: number; height: number }, x: number, y: number, side: number): Rect {
   const w = Math.min(img.width, Math.round(side));

@@ -7,7 +7,7 @@ import type { TaskEngine } from '../types.js';
 import { SelectionCache } from './cache.js';
 import { grabCutBox, grabCutLabels } from './grabcut.js';
 import { refineMask } from './refine-mask.js';
-import { clickModelSide, gridCrops, growSelection, type SelectPrompt, selectObject } from './select-object.js';
+import { clickModelSide, growSelection, preparedCrops, type SelectPrompt, selectObject } from './select-object.js';
 
 /** A photo's model answers are kept this long after its last click, up to this much memory for all photos. */
 const CACHE_TTL_MS = 10 * 60_000;
@@ -84,13 +84,13 @@ const selectObjectEngine: TaskEngine = {
 
 /**
  * One step of preparing a photo before its first click (services/select-prepare.ts runs them one at a time, so that
- * a click waits for one crop at most): the model's answer for grid crop `step` (select-object.ts gridCrops), kept
+ * a click waits for one crop at most): the model's answer for grid crop `step` (select-object.ts preparedCrops), kept
  * like a click's. No image out; metadata.crops is how many steps there are, metadata.modelRuns 0 when the crop was
  * known already (a click needed it first).
  */
 async function prepareStep(img: RawImage, params: Params, threads: number) {
   const photo = typeof params.photo === 'string' ? params.photo : undefined;
-  const crops = gridCrops(img);
+  const crops = preparedCrops(img);
   const rect = crops[Number(params.step)];
   if (!photo || !rect) return { images: [], metadata: { crops: crops.length, modelRuns: 0 } };
   const answer = await cachedSegment(photo, cropRaw(img, rect), rect, threads);
