@@ -251,12 +251,12 @@ async function enlarged(c: SelectionCase, side: number): Promise<SelectionCase> 
 // (c) a second click near the first. Each case under its own cache key per method, so nothing is shared.
 const cache = new SelectionCache(10 * 60_000, 256 * 1024 * 1024);
 const rows = { before: [] as number[], prep: [] as number[], first: [] as number[], next: [] as number[] };
-const ious = { before: 0, first: 0, next: 0, byClick: 0 };
+const ious = { before: 0, first: 0, next: 0 };
 let worstBefore = 1;
 let worstFirst = 1;
 console.log(`\nclick latency at 1920 px (the engine's work for one click; ${threads} threads)`);
 console.log(
-  `${pad('case', 34)}${pad('(a) first, as before', 22)}${pad('(b) prepare', 18)}${pad('(b) first after', 22)}${pad('(c) next click', 22)}grid-click IoU`,
+  `${pad('case', 34)}${pad('(a) first, as before', 22)}${pad('(b) prepare', 18)}${pad('(b) first after', 22)}(c) next click`,
 );
 for (const [n, small] of cases.entries()) {
   const c = await enlarged(small, 1920);
@@ -296,11 +296,9 @@ for (const [n, small] of cases.entries()) {
   for (const rect of preparedCrops(c)) await prepSegment(cropRaw(await decode(c.image), rect), rect);
   const prepMs = performance.now() - tp;
   const prepRuns = counter.runs;
-  const first = await click(`prep-${n}`, c.point, 'grid-part');
-  // The grid crop nearest to the click instead, from the same prepared answers (no model run).
-  const byClick = await click(`prep-${n}`, c.point, 'grid-click');
+  const first = await click(`prep-${n}`, c.point, 'grid');
   // A second click a few pixels away, as a visitor clicks again on the same object.
-  const again = await click(`prep-${n}`, { x: c.point.x + 6, y: c.point.y - 6 }, 'grid-part');
+  const again = await click(`prep-${n}`, { x: c.point.x + 6, y: c.point.y - 6 }, 'grid');
   rows.before.push(before.ms);
   rows.prep.push(prepMs);
   rows.first.push(first.ms);
@@ -308,13 +306,12 @@ for (const [n, small] of cases.entries()) {
   ious.before += before.iou;
   ious.first += first.iou;
   ious.next += again.iou;
-  ious.byClick += byClick.iou;
   worstBefore = Math.min(worstBefore, before.iou);
   worstFirst = Math.min(worstFirst, first.iou);
   const cell = (r: { ms: number; runs: number; iou: number }) =>
     pad(`${Math.round(r.ms)} ms ${r.runs}r ${fmt(r.iou)}`, 22);
   console.log(
-    `${pad(`${c.name} (${c.width}x${c.height})`, 34)}${cell(before)}${pad(`${Math.round(prepMs)} ms ${prepRuns}r`, 18)}${cell(first)}${cell(again)}${fmt(byClick.iou)}`,
+    `${pad(`${c.name} (${c.width}x${c.height})`, 34)}${cell(before)}${pad(`${Math.round(prepMs)} ms ${prepRuns}r`, 18)}${cell(first)}${cell(again)}`,
   );
 }
 const pct = (xs: number[], p: number) =>
@@ -326,7 +323,7 @@ console.log(
 );
 console.log(`(b) preparation: ${stat(rows.prep)}`);
 console.log(
-  `(b) first click after preparation: ${stat(rows.first)}; IoU mean ${fmt(ious.first / k)}, worst ${fmt(worstFirst)} (target <= 1500 ms); grid crop nearest the click instead: IoU mean ${fmt(ious.byClick / k)}`,
+  `(b) first click after preparation: ${stat(rows.first)}; IoU mean ${fmt(ious.first / k)}, worst ${fmt(worstFirst)} (target <= 1500 ms)`,
 );
 console.log(
   `(c) next click: ${stat(rows.next)}; IoU mean ${fmt(ious.next / k)}   load ${(os.loadavg()[0] as number).toFixed(1)}`,

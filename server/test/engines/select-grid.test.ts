@@ -13,7 +13,7 @@ describe('Select object’s grid of larger crops', () => {
         const side = share * Math.max(img.width, img.height);
         for (let x = 0; x < img.width; x += 37) {
           for (let y = 0; y < img.height; y += 41) {
-            const r = gridCrop(img, share, { x, y }, { x, y });
+            const r = gridCrop(img, share, { x, y });
             expect(all).toContainEqual(r);
             expect(r.left >= 0 && r.top >= 0 && r.left + r.width <= img.width && r.top + r.height <= img.height).toBe(
               true,

@@ -78,7 +78,7 @@ export async function selectObject(
   methods: { segment: Segmenter; cutBox: BoxCutter; known?: KnownCrops; outer?: OuterCrops },
 ): Promise<Buffer> {
   return prompt.kind === 'point'
-    ? selectAtPoint(img, prompt, methods.segment, methods.known ?? (() => []), methods.outer ?? 'grid-part')
+    ? selectAtPoint(img, prompt, methods.segment, methods.known ?? (() => []), methods.outer ?? 'grid')
     : selectInBox(img, prompt, methods.cutBox);
 }
 
@@ -90,8 +90,6 @@ async function selectAtPoint(
   outer: OuterCrops,
 ): Promise<Buffer> {
   let best: Buffer | undefined;
-  // Where the object found so far lies: the next crop is aimed at its middle.
-  let aim = p;
   for (const [level, share] of POINT_CROPS.entries()) {
     const side = share * Math.max(img.width, img.height);
     const centred = squareAround(img, p.x, p.y, side);
@@ -102,7 +100,7 @@ async function selectAtPoint(
       level > 0
         ? outer === 'centred'
           ? centred
-          : gridCrop(img, share, outer === 'grid-part' ? aim : p, p)
+          : gridCrop(img, share, p)
         : (known().find(
             (r) =>
               r.width === centred.width &&
@@ -115,7 +113,6 @@ async function selectAtPoint(
     const part = componentAt(binary(soft), rect.width, rect.height, p.x - rect.left, p.y - rect.top, near);
     if (!part) continue;
     best = place(part, rect, img.width, img.height);
-    aim = middleOf(part, rect);
     // Complete when it keeps clear of every crop edge that is not the photo's own edge.
     if (!touchesInnerEdge(part, rect, img.width, img.height)) break;
   }
@@ -164,26 +161,8 @@ export function normaliseBox(
  */
 export const GRID_OFFSET = REUSE_WITHIN;
 
-/**
- * How a click's larger crops are placed: centred on the click (before; bench/select-object.ts compares), or the
- * grid crop nearest to centring them on the click or on the middle of the part found in the crop before.
- */
-export type OuterCrops = 'centred' | 'grid-click' | 'grid-part';
-
-/** The middle of a crop's 0/1 part's bounding box, in the photo's coordinates. */
-function middleOf(part: Uint8Array, r: Rect): { x: number; y: number } {
-  let [x0, y0, x1, y1] = [r.width, r.height, 0, 0];
-  for (let y = 0; y < r.height; y++) {
-    for (let x = 0; x < r.width; x++) {
-      if (!part[y * r.width + x]) continue;
-      x0 = Math.min(x0, x);
-      x1 = Math.max(x1, x);
-      y0 = Math.min(y0, y);
-      y1 = Math.max(y1, y);
-    }
-  }
-  return { x: r.left + (x0 + x1) / 2, y: r.top + (y0 + y1) / 2 };
-}
+/** How a click's larger crops are placed: from the grid, or centred on the click (before; the bench compares). */
+export type OuterCrops = 'grid' | 'centred';
 
 /** Along one axis: the crop's start on the grid nearest to centring it on `at` (length `size`, crop `w`). */
 function gridStart(size: number, w: number, at: number, spacing: number, index?: number): number {
@@ -194,34 +173,18 @@ function gridStart(size: number, w: number, at: number, spacing: number, index?:
   return Math.round((i + 0.5) * step);
 }
 
-/**
- * The grid crop of this share of the photo's long side nearest to a crop centred on `at`; the one nearest to
- * centring it on the click when that one leaves the click out.
- */
-export function gridCrop(
-  img: { width: number; height: number },
-  share: number,
-  at: { x: number; y: number },
-  click: { x: number; y: number },
-): Rect {
+/** The grid crop of this share of the photo's long side nearest to the crop of that size centred on the point. */
+export function gridCrop(img: { width: number; height: number }, share: number, p: { x: number; y: number }): Rect {
   const side = share * Math.max(img.width, img.height);
   const w = Math.min(img.width, Math.round(side));
   const h = Math.min(img.height, Math.round(side));
   const spacing = 2 * GRID_OFFSET * side;
-  const crop = (q: { x: number; y: number }) => ({
-    left: gridStart(img.width, w, q.x, spacing),
-    top: gridStart(img.height, h, q.y, spacing),
+  return {
+    left: gridStart(img.width, w, p.x, spacing),
+    top: gridStart(img.height, h, p.y, spacing),
     width: w,
     height: h,
-  });
-  const r = crop(at);
-  const margin = NEAR_CLICK * side;
-  const holds =
-    click.x >= r.left + margin &&
-    click.x < r.left + w - margin &&
-    click.y >= r.top + margin &&
-    click.y < r.top + h - margin;
-  return holds ? r : crop(click);
+  };
 }
 
 /**
