@@ -5,7 +5,7 @@
  * host. Then the click latency at 1920 px (each case enlarged so that its long side is 1920 px), as the engine
  * host runs a click: the first click on a photo, and a second click near the first (the model's answers for the
  * photo's crops are kept, engines/select/cache.ts), with the IoU beside it.
- * Run: npm run bench:select-object   (BENCH_ONLY=clicks for the latency part alone)
+ * Run: npm run bench:select-object   (BENCH_ONLY=clicks: the click methods and the latency part alone)
  */
 import { createHash } from 'node:crypto';
 import os from 'node:os';
@@ -181,7 +181,9 @@ const methods: [string, Method][] = [
 ];
 
 const cases = await selectionCases();
+// BENCH_ONLY=clicks: the two click methods at the cases' own size, then the latency at 1920 px.
 const onlyClicks = process.env.BENCH_ONLY === 'clicks';
+if (onlyClicks) methods.splice(0, methods.length, ...methods.filter(([name]) => /own size/.test(name)));
 const cv = onlyClicks ? (undefined as unknown as OpenCv) : await loadOpenCv();
 // Warm the model so that the first case's time is not the load.
 await isnet(await decode(cases[0]?.image as Buffer));
@@ -189,8 +191,8 @@ const pad = (s: string, n: number) => s.padEnd(n);
 const fmt = (v: number) => v.toFixed(3);
 const totals = methods.map(() => ({ iou: 0, cover: 0, ms: 0, worst: 1 }));
 console.log(`threads=${threads}  cases=${cases.length}  load ${(os.loadavg()[0] as number).toFixed(1)}`);
-if (!onlyClicks) console.log(`${pad('case', 26)}${pad('method', 40)}IoU    covered(dilated)  ms`);
-for (const c of onlyClicks ? [] : cases) {
+console.log(`${pad('case', 26)}${pad('method', 40)}IoU    covered(dilated)  ms`);
+for (const c of cases) {
   const img = await decode(c.image);
   for (const [k, [name, method]] of methods.entries()) {
     charged = 0;
@@ -213,8 +215,8 @@ for (const c of onlyClicks ? [] : cases) {
     }
   }
 }
-if (!onlyClicks) console.log('\nmean over cases');
-for (const [k, [name]] of onlyClicks ? [] : methods.entries()) {
+console.log('\nmean over cases');
+for (const [k, [name]] of methods.entries()) {
   const t = totals[k] as (typeof totals)[number];
   const n = cases.length;
   console.log(

@@ -6,7 +6,7 @@ describe('Select object’s grid of larger crops', () => {
     for (const img of [
       { width: 1920, height: 1280 },
       { width: 1920, height: 1920 },
-      { width: 600, height: 400 },
+      { width: 2400, height: 1000 },
     ]) {
       const all = gridCrops(img);
       for (const share of [0.55, 1]) {
@@ -31,6 +31,8 @@ describe('Select object’s grid of larger crops', () => {
 
   it('prepares at most six crops, the whole photo among them', () => {
     expect(preparedCrops({ width: 1920, height: 1280 })).toHaveLength(5);
+    // A small photo's first click is quick: only the whole photo, the same crop with or without the grid.
+    expect(preparedCrops({ width: 600, height: 400 })).toEqual([{ left: 0, top: 0, width: 600, height: 400 }]);
     const square = preparedCrops({ width: 1920, height: 1920 });
     expect(square).toHaveLength(6);
     expect(square).toContainEqual({ left: 0, top: 0, width: 1920, height: 1920 });
