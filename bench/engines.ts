@@ -3,7 +3,8 @@
  * (median of BENCH_RUNS runs), the process RSS after it ran (models of every engine so far still loaded) and a hash
  * of the output; then the peak RSS with all engines loaded, and RSS every 20 jobs over BENCH_SOAK_JOBS mixed jobs
  * (it must stay flat). Engines run in this process, as they do in an engine host.
- * Background removal is also run beside the imgly node API on the same photos (bench/support/cutout.ts).
+ * Background removal is also run beside the imgly node API on the same photos (bench/support/cutout.ts), and ISNet at
+ * smaller inputs against its 1024 mask (bench/support/cutout-sizes.ts; BENCH_CUTOUT_SIZES=0 skips it).
  * Run: npm run bench:engines   (BENCH_ONLY=denoising,hdr-enhancement to pick engines)
  */
 import { createHash } from 'node:crypto';
@@ -15,6 +16,7 @@ import { hasLocalEngine, loadLocalEngine } from '../server/src/engines/local-eng
 import { setModelCacheDir } from '../server/src/engines/models/model-cache.js';
 import type { Engine, EngineInput } from '../server/src/engines/types.js';
 import { compareCutouts } from './support/cutout.js';
+import { compareInputSizes } from './support/cutout-sizes.js';
 import { benchOperations, inputFor } from './support/inputs.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -101,6 +103,7 @@ console.log('\nexpected duration fit (core/src/durations.ts): operation, params,
 for (const f of fits) console.log([f.op, JSON.stringify(f.params ?? {}), f.fixedMs, f.msPerMegapixel].join('\t'));
 const cutout = engines.get('background-removal');
 if (cutout) await compareCutouts(cutout, RUNS, threads);
+if (cutout && process.env.BENCH_CUTOUT_SIZES !== '0') await compareInputSizes(RUNS, threads);
 console.log(`peak RSS with all engines loaded: ${mb(process.resourceUsage().maxRSS * 1024)}   (target <= 2.5 GB)`);
 
 // Soak: mixed jobs at 512x512; RSS sampled every 20 jobs must not climb.

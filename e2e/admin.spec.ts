@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ApiClient, submitForm } from '@ai-editor/client';
-import type { ClientConfig } from '@ai-editor/core';
-import { emulatorAnswers } from '../server/test/support/emulator-accounts';
 import { apiAs } from './api';
 import { signIn, signInWithGoogleEmail } from './auth-support';
-import { test as base, expect } from './fixtures';
-import { ROOT, type RunningServer, startServer } from './server';
+import { expect, testOnOwnServer } from './fixtures';
+import { ROOT } from './server';
 
 /**
  * The admin page as an operator uses it, on a server whose ADMIN_EMAILS names one account: the queue shows another
@@ -16,24 +14,7 @@ import { ROOT, type RunningServer, startServer } from './server';
 const ADMIN_EMAIL = `e2e-admin-${randomUUID()}@example.com`;
 const SHOTS = path.join(ROOT, 'test-output/admin');
 
-const test = base.extend<object, { adminServer: RunningServer }>({
-  adminServer: [
-    async ({}, use) => {
-      const port = 30_000 + Math.floor(Math.random() * 10_000);
-      const server = await startServer({
-        port,
-        env: { ADMIN_EMAILS: ADMIN_EMAIL, AUTH_EMULATOR_PORT: String(port + 1), ENGINE_PRELOAD: 'false' },
-      });
-      const config = (await (await fetch(`${server.url}/api/config`)).json()) as ClientConfig;
-      if (config.auth.emulatorUrl) await emulatorAnswers(config.auth.emulatorUrl, 200_000);
-      await use(server);
-      await server.stop();
-      fs.rmSync(server.dataDir, { recursive: true, force: true });
-    },
-    { scope: 'worker', timeout: 400_000 },
-  ],
-  baseURL: async ({ adminServer }, use) => use(adminServer.url),
-});
+const test = testOnOwnServer({ ADMIN_EMAILS: ADMIN_EMAIL, ENGINE_PRELOAD: 'false' });
 
 /** A 4x super-resolution of a 600x400 photo: many seconds of work, so it is still running when the admin looks. */
 async function submitSlowJob(api: ApiClient): Promise<number> {
@@ -50,19 +31,19 @@ async function submitSlowJob(api: ApiClient): Promise<number> {
 
 test('an admin sees the running job of another visitor, cancels it, and sees failures and usage', async ({
   browser,
-  adminServer,
+  ownServer,
 }) => {
   test.setTimeout(300_000);
   fs.mkdirSync(SHOTS, { recursive: true });
-  const visitorContext = await browser.newContext({ baseURL: adminServer.url });
+  const visitorContext = await browser.newContext({ baseURL: ownServer.url });
   const visitorPage = await visitorContext.newPage();
   await visitorPage.goto('/');
   const visitor = await signIn(visitorPage, 'Busy Visitor');
-  const visitorApi = await apiAs(visitorPage, adminServer.url);
+  const visitorApi = await apiAs(visitorPage, ownServer.url);
   const running = await submitSlowJob(visitorApi);
   const waiting = await submitSlowJob(visitorApi);
 
-  const page = await browser.newPage({ baseURL: adminServer.url });
+  const page = await browser.newPage({ baseURL: ownServer.url });
   await page.goto('/');
   await signInWithGoogleEmail(page, ADMIN_EMAIL);
   await page.reload();
@@ -106,19 +87,19 @@ test('an admin sees the running job of another visitor, cancels it, and sees fai
   await page.screenshot({ path: path.join(SHOTS, 'admin-after-cancel.png'), fullPage: true });
 
   // The waiting job is not left to load the machine.
-  const adminApi = await apiAs(page, adminServer.url);
+  const adminApi = await apiAs(page, ownServer.url);
   const cancelled = await adminApi.POST('/api/admin/jobs/{id}/cancel', { params: { path: { id: String(waiting) } } });
   expect(cancelled.response.status).toBe(200);
   await visitorContext.close();
 });
 
-test('a visitor who is not an admin is refused, on the page and by the API', async ({ page, adminServer }) => {
+test('a visitor who is not an admin is refused, on the page and by the API', async ({ page, ownServer }) => {
   await page.goto('/');
   await signIn(page);
   await page.goto('/admin');
   await expect(page.getByRole('alert')).toHaveText('Only administrators may see this page');
   await expect(page.getByRole('table')).toHaveCount(0);
-  const refused = await (await apiAs(page, adminServer.url)).GET('/api/admin/jobs');
+  const refused = await (await apiAs(page, ownServer.url)).GET('/api/admin/jobs');
   expect(refused.response.status).toBe(403);
   expect(refused.error).toMatchObject({ code: 'ADMIN_ONLY' });
   await page.getByTestId('account-menu').click();

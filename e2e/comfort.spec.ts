@@ -1,12 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ClientConfig, Health, ImageJob } from '@ai-editor/core';
+import type { Health, ImageJob } from '@ai-editor/core';
 import { unzipSync } from 'fflate';
 import sharp from 'sharp';
-import { emulatorAnswers } from '../server/test/support/emulator-accounts';
 import { signIn } from './auth-support';
-import { test as base, expect, type Page, type Request } from './fixtures';
-import { type RunningServer, startServer } from './server';
+import { expect, type Page, type Request, testOnOwnServer } from './fixtures';
 import { dropFiles, fixture, resizedPhoto, seriousViolations, skipTutorials, toast } from './tool-support';
 
 /**
@@ -15,28 +13,10 @@ import { dropFiles, fixture, resizedPhoto, seriousViolations, skipTutorials, toa
  * tools are unavailable) and super resolution switched off.
  */
 const USES = 3;
-const test = base.extend<object, { comfortServer: RunningServer }>({
-  comfortServer: [
-    async ({}, use) => {
-      const port = 42_000 + Math.floor(Math.random() * 8_000);
-      const server = await startServer({
-        port,
-        env: {
-          DAILY_USES_PER_OPERATION: String(USES),
-          ENGINE_SUPER_RESOLUTION: 'off',
-          REPLICATE_API_TOKEN: '',
-          AUTH_EMULATOR_PORT: String(port + 1),
-        },
-      });
-      const config = (await (await fetch(`${server.url}/api/config`)).json()) as ClientConfig;
-      if (config.auth.emulatorUrl) await emulatorAnswers(config.auth.emulatorUrl, 200_000);
-      await use(server);
-      await server.stop();
-      fs.rmSync(server.dataDir, { recursive: true, force: true });
-    },
-    { scope: 'worker', timeout: 400_000 },
-  ],
-  baseURL: async ({ comfortServer }, use) => use(comfortServer.url),
+const test = testOnOwnServer({
+  DAILY_USES_PER_OPERATION: String(USES),
+  ENGINE_SUPER_RESOLUTION: 'off',
+  REPLICATE_API_TOKEN: '',
 });
 
 const OUT = path.join(import.meta.dirname, '../test-output/comfort');

@@ -1,4 +1,9 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import type { ClientConfig } from '@ai-editor/core';
 import { test as base, expect, type Page } from '@playwright/test';
+import { emulatorAnswers } from '../server/test/support/emulator-accounts';
+import { type RunningServer, startServer } from './server';
 
 export * from '@playwright/test';
 
@@ -34,3 +39,39 @@ export const test = base.extend<{ cspViolations: string[] }>({
     { auto: true },
   ],
 });
+
+/** An even port whose next port is free too (the server's Auth emulator takes it), below the shared server's range. */
+async function freePortPair(): Promise<number> {
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const probe = net.createServer().once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+  for (;;) {
+    const port = 10_000 + 2 * Math.floor(Math.random() * 15_000);
+    if ((await free(port)) && (await free(port + 1))) return port;
+  }
+}
+
+/**
+ * `test` with a server of its own for each worker, started with `env` and ready to sign in, as the pages' base URL:
+ * for tests that need a configuration unlike the shared server's, or a queue no other test shares.
+ */
+export function testOnOwnServer(env: Record<string, string> = {}) {
+  return test.extend<object, { ownServer: RunningServer }>({
+    ownServer: [
+      async ({}, use) => {
+        const port = await freePortPair();
+        const server = await startServer({ port, env: { AUTH_EMULATOR_PORT: String(port + 1), ...env } });
+        const config = (await (await fetch(`${server.url}/api/config`)).json()) as ClientConfig;
+        // The Auth emulator starts beside the server and can take minutes on a busy machine; tests sign users in.
+        if (config.auth.emulatorUrl) await emulatorAnswers(config.auth.emulatorUrl, 200_000);
+        await use(server);
+        await server.stop();
+        fs.rmSync(server.dataDir, { recursive: true, force: true });
+      },
+      { scope: 'worker', timeout: 400_000 },
+    ],
+    baseURL: async ({ ownServer }, use) => use(ownServer.url),
+  });
+}

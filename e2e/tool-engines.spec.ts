@@ -1,10 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ClientConfig } from '@ai-editor/core';
 import sharp from 'sharp';
-import { emulatorAnswers } from '../server/test/support/emulator-accounts';
-import { test as base, expect, type Page } from './fixtures';
-import { type RunningServer, startServer } from './server';
+import { expect, type Page, testOnOwnServer } from './fixtures';
 import { allowUse, choosePhoto, fixture, resizedPhoto, skipTutorials, toast } from './tool-support';
 
 /**
@@ -12,36 +9,12 @@ import { allowUse, choosePhoto, fixture, resizedPhoto, skipTutorials, toast } fr
  * off for the status test), and a Replicate token so that the prompt tools' pages open. Nothing here reaches a
  * provider: the base URL points at a closed local port, and every prompt test stops at the browser's checks.
  */
-const test = base.extend<object, { toolServer: RunningServer }>({
-  toolServer: [
-    async ({}, use) => {
-      const port = 20_000 + Math.floor(Math.random() * 10_000);
-      const server = await startServer({
-        port,
-        env: {
-          REPLICATE_API_TOKEN: 'e2e-no-provider',
-          REPLICATE_API_BASE_URL: 'http://127.0.0.1:9',
-          AUTH_EMULATOR_PORT: String(port + 1),
-        },
-      });
-      await waitForSignIn(server.url);
-      await use(server);
-      await server.stop();
-      fs.rmSync(server.dataDir, { recursive: true, force: true });
-    },
-    { scope: 'worker', timeout: 400_000 },
-  ],
-  baseURL: async ({ toolServer }, use) => use(toolServer.url),
+const test = testOnOwnServer({
+  REPLICATE_API_TOKEN: 'e2e-no-provider',
+  REPLICATE_API_BASE_URL: 'http://127.0.0.1:9',
 });
 
 test.describe.configure({ mode: 'serial' });
-
-/** The Auth emulator starts beside the server and can take minutes on a busy machine; tests sign users in. */
-async function waitForSignIn(url: string): Promise<void> {
-  const config = (await (await fetch(`${url}/api/config`)).json()) as ClientConfig;
-  const emulator = config.auth.emulatorUrl;
-  if (emulator) await emulatorAnswers(emulator, 200_000);
-}
 
 const open = async (page: Page, route: string) => {
   await skipTutorials(page);
@@ -150,7 +123,7 @@ function newestStoredMask(dataDir: string): string {
 
 test('mask editor: paint, erase, undo and redo; the server stores a mask with exactly the painted pixels', async ({
   page,
-  toolServer,
+  ownServer,
 }) => {
   test.setTimeout(180_000);
   await allowUse(page, 'object-removal');
@@ -203,7 +176,7 @@ test('mask editor: paint, erase, undo and redo; the server stores a mask with ex
   await page.getByRole('button', { name: 'Process Image' }).click();
   expect((await created).status()).toBe(201);
 
-  const stored = newestStoredMask(toolServer.dataDir);
+  const stored = newestStoredMask(ownServer.dataDir);
   const { data, info } = await sharp(stored).greyscale().raw().toBuffer({ resolveWithObject: true });
   // The mask is drawn at the photo's size (600x400), white = remove.
   expect([info.width, info.height]).toEqual([600, 400]);
@@ -225,11 +198,11 @@ test('mask editor: paint, erase, undo and redo; the server stores a mask with ex
   expect(white / (600 * 400)).toBeLessThan(0.06);
 });
 
-test('mask editor on a touch screen: one finger paints', async ({ browser, toolServer }) => {
+test('mask editor on a touch screen: one finger paints', async ({ browser, ownServer }) => {
   const context = await browser.newContext({
     hasTouch: true,
     viewport: { width: 390, height: 800 },
-    baseURL: toolServer.url,
+    baseURL: ownServer.url,
   });
   const page = await context.newPage();
   await allowUse(page, 'object-removal');

@@ -1,8 +1,5 @@
 import fs from 'node:fs';
-import type { ClientConfig } from '@ai-editor/core';
-import { emulatorAnswers } from '../server/test/support/emulator-accounts';
-import { test as base, expect } from './fixtures';
-import { type RunningServer, startServer } from './server';
+import { expect, testOnOwnServer } from './fixtures';
 import { allowUse, choosePhoto, expectResult, resizedPhoto, skipTutorials, watchUntil } from './tool-support';
 
 /**
@@ -10,26 +7,12 @@ import { allowUse, choosePhoto, expectResult, resizedPhoto, skipTutorials, watch
  * waiting job under the fair policy (docs/runtime.md, "Scheduling") and raise its position, which this test says
  * never happens when nothing shorter arrives.
  */
-const test = base.extend<object, { progressServer: RunningServer }>({
-  progressServer: [
-    async ({}, use) => {
-      const port = 10_000 + 2 * Math.floor(Math.random() * 5_000);
-      const server = await startServer({ port, env: { AUTH_EMULATOR_PORT: String(port + 1) } });
-      const config = (await (await fetch(`${server.url}/api/config`)).json()) as ClientConfig;
-      if (config.auth.emulatorUrl) await emulatorAnswers(config.auth.emulatorUrl, 200_000);
-      await use(server);
-      await server.stop();
-      fs.rmSync(server.dataDir, { recursive: true, force: true });
-    },
-    { scope: 'worker', timeout: 400_000 },
-  ],
-  baseURL: async ({ progressServer }, use) => use(progressServer.url),
-});
+const test = testOnOwnServer();
 
 test('progress is real: the queue position falls as jobs ahead finish, then the percentage moves', async ({
   page,
   browser,
-  progressServer,
+  ownServer,
 }, info) => {
   test.setTimeout(400_000);
   await skipTutorials(page);
@@ -40,7 +23,7 @@ test('progress is real: the queue position falls as jobs ahead finish, then the 
   const photo = await resizedPhoto('chelsea.png', 2400, 1600, info.outputDir, 'jpeg');
   await page.goto('/features/denoising');
   // Another visitor's two jobs go first (the queue is shared; each user has two uses a day).
-  const other = await (await browser.newContext({ baseURL: progressServer.url })).newPage();
+  const other = await (await browser.newContext({ baseURL: ownServer.url })).newPage();
   await allowUse(other, 'denoising');
   for (let i = 0; i < 2; i++) {
     const res = await other.request.post('/api/images', {

@@ -13,6 +13,12 @@ export interface JobQueue {
   /** 1 for the next job to start; undefined once it has started (or when unknown). */
   position(jobId: number): Promise<number | undefined>;
   stats(): Promise<QueueStats>;
+  /**
+   * Resolves once no job has waited or run in this process for a moment, after `maxMs` at the latest, or when
+   * `signal` fires: for work that should take only what jobs leave over. Embedded only (scale-out jobs run in
+   * worker processes).
+   */
+  idle?(maxMs: number, signal?: AbortSignal): Promise<void>;
   ping(): Promise<boolean>;
   /** Stops taking new jobs and waits for the running ones. */
   close(): Promise<void>;
@@ -45,6 +51,12 @@ export interface LaneSlots {
   quick: number;
 }
 
+/**
+ * How long the queue must have had no job before `idle` answers: a visitor's next job often follows the last at once
+ * (a batch, or a new photo), and work started in that gap would run beside it.
+ */
+const IDLE_SETTLE_MS = 250;
+
 interface Entry extends Waiting {
   id: number;
 }
@@ -61,6 +73,11 @@ export class InProcessQueue implements JobQueue {
   private readonly arriving = new Set<number>();
   private readonly active = new Map<number, Lane>();
   private readonly running = new Set<Promise<void>>();
+  /** Callers of `idle` waiting for the queue to have no job. */
+  private readonly idleWaiters = new Set<() => void>();
+  /** Since when the queue has had no job (ms); undefined while it has one. */
+  private emptySince: number | undefined = Number.NEGATIVE_INFINITY;
+  private settleTimer?: NodeJS.Timeout;
   private closed = false;
 
   constructor(
@@ -74,6 +91,7 @@ export class InProcessQueue implements JobQueue {
       return;
     }
     this.arriving.add(jobId);
+    this.changed();
     const hints = await this.describe(jobId).catch((): WorkHints => ({ lane: 'heavy', expectedMs: 0 }));
     if (!this.arriving.delete(jobId) || this.closed) return;
     this.waiting.push({ id: jobId, since: Date.now(), ...hints });
@@ -84,6 +102,7 @@ export class InProcessQueue implements JobQueue {
     this.arriving.delete(jobId);
     const i = this.waiting.findIndex((w) => w.id === jobId);
     if (i >= 0) this.waiting.splice(i, 1);
+    this.changed();
   }
 
   async position(jobId: number): Promise<number | undefined> {
@@ -95,8 +114,56 @@ export class InProcessQueue implements JobQueue {
     return { waiting: this.waiting.length + this.arriving.size, active: this.active.size };
   }
 
+  idle(maxMs: number, signal?: AbortSignal): Promise<void> {
+    if (this.quietMs() >= IDLE_SETTLE_MS || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        this.idleWaiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, maxMs);
+      signal?.addEventListener('abort', done, { once: true });
+      this.idleWaiters.add(done);
+      this.wakeWhenSettled();
+    });
+  }
+
   async ping() {
     return !this.closed;
+  }
+
+  /** How long the queue has had no job (ms), or -1 while it has one. */
+  private quietMs(): number {
+    return this.emptySince === undefined ? -1 : Date.now() - this.emptySince;
+  }
+
+  /** After every change to the jobs in hand: notes when the queue went empty, and wakes `idle` callers in time. */
+  private changed(): void {
+    const empty = this.waiting.length + this.arriving.size + this.active.size === 0;
+    if (!empty) {
+      this.emptySince = undefined;
+      clearTimeout(this.settleTimer);
+      this.settleTimer = undefined;
+      return;
+    }
+    this.emptySince ??= Date.now();
+    this.wakeWhenSettled();
+  }
+
+  private wakeWhenSettled(): void {
+    const quiet = this.quietMs();
+    if (this.settleTimer || quiet < 0 || this.idleWaiters.size === 0) return;
+    this.settleTimer = setTimeout(
+      () => {
+        this.settleTimer = undefined;
+        if (this.quietMs() >= IDLE_SETTLE_MS) for (const wake of this.idleWaiters) wake();
+        else this.wakeWhenSettled();
+      },
+      Math.max(0, IDLE_SETTLE_MS - quiet),
+    );
+    this.settleTimer.unref();
   }
 
   private busy(lane: Lane): number {
@@ -118,6 +185,7 @@ export class InProcessQueue implements JobQueue {
       const [entry] = this.waiting.splice(i, 1) as [Entry];
       this.start(entry.id, slot);
     }
+    this.changed();
   }
 
   private start(id: number, slot: Lane): void {

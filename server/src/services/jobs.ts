@@ -220,6 +220,11 @@ export class JobService {
     return row;
   }
 
+  /** Resolves once this process has no job waiting or running (JobQueue.idle), or at once where that is unknown. */
+  idle(maxMs: number, signal?: AbortSignal): Promise<void> {
+    return this.deps.queue.idle?.(maxMs, signal) ?? Promise.resolve();
+  }
+
   async queuePosition(row: ImageRow): Promise<number | undefined> {
     return row.status === 'pending' ? this.deps.queue.position(row.id) : undefined;
   }

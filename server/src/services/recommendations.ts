@@ -78,6 +78,11 @@ const CACHED_ANALYSES = 2000;
 const GUEST_ANALYSES_AT_ONCE = 1;
 /** Guests' analyses waiting for their turn; more are refused (429) rather than queued. */
 const GUEST_ANALYSES_WAITING = 8;
+/**
+ * How long a guest's analysis waits for this process to have no job before it runs anyway: on two cores analyses
+ * beside a short job slow it by half or more (bench:faults, the recommendation flood).
+ */
+const GUEST_YIELD_MS = 10_000;
 
 export interface RecommendationDeps {
   jobs: JobService;
@@ -156,7 +161,8 @@ export class RecommendationService {
   /**
    * Photo analysis costs engine time, so it is metered: each job's analysis (of its photo, of its result) is made
    * once and kept; a new one counts against the visitor's and the address's limits (429 past them); guests' run
-   * one at a time; and one whose every asker has gone is dropped while it still waits for an engine host.
+   * one at a time and only while no job runs (or after waiting GUEST_YIELD_MS); and one whose every asker has gone
+   * is dropped while it still waits for an engine host.
    */
   async forJob(owner: Owner, id: number, of: RecommendationSubject, asker?: Asker): Promise<Recommendation[]> {
     const row = await this.deps.jobs.getOwned(id, owner);
@@ -186,6 +192,8 @@ export class RecommendationService {
       const analysis = (async () => {
         const release = owner.uid ? () => {} : await this.guestSlots.acquire(cancel.signal);
         try {
+          // Guests' analyses take what jobs leave over.
+          if (!owner.uid) await this.deps.jobs.idle(GUEST_YIELD_MS, cancel.signal);
           // Faces are looked for (in an engine host) only where the face tip could be offered: a face-enhancement
           // job's own (every guest's job) never shows it, and its analysis then costs no engine time.
           const faces = this.offered('face-enhancement', row.operation);

@@ -1,12 +1,13 @@
 /**
- * ISNet with a symbolic input size (engines/models/isnet-graph.ts): at 1024 it must compute exactly what the shipped
- * model does (background removal and segmentation use it there), and at a crop's own size it must run and still
+ * ISNet with a symbolic input size and its mask as its only output (engines/models/isnet-graph.ts), as the engines
+ * run it: at 1024 it must compute exactly what the shipped model does (background removal and segmentation use it
+ * there, docs/models.md "Background removal: speed and soft edges"), and at a crop's own size it must run and still
  * find the subject.
  */
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { shippedIsnet } from '../../src/engines/models/isnet.js';
-import { withDynamicSize } from '../../src/engines/models/isnet-graph.js';
+import { withDynamicSize, withMaskOnly } from '../../src/engines/models/isnet-graph.js';
 import { fixturePixels } from '../support/engine-ctx.js';
 
 const options = { graphOptimizationLevel: 'all', enableCpuMemArena: false, intraOpNumThreads: 2 } as const;
@@ -27,7 +28,9 @@ describe('ISNet with a symbolic input size', () => {
   it('gives the shipped model’s mask at 1024, and runs at a crop’s own size (576) where the shipped one cannot', async () => {
     const shipped = shippedIsnet();
     const before = await ort.InferenceSession.create(shipped, options);
-    const after = await ort.InferenceSession.create(withDynamicSize(shipped), options);
+    const after = await ort.InferenceSession.create(withMaskOnly(withDynamicSize(shipped)), options);
+    expect(before.outputNames).toHaveLength(12);
+    expect(after.outputNames).toEqual([before.outputNames[0]]);
 
     const a = await run(before, 'coffee.png', 1024);
     const b = await run(after, 'coffee.png', 1024);

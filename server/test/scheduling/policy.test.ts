@@ -82,3 +82,40 @@ describe('in-process queue with lanes', () => {
     await queue.close();
   });
 });
+
+describe('in-process queue: idle', () => {
+  it('answers once no job has been in hand for a moment, after maxMs, or on abort', async () => {
+    const finish = new Map<number, () => void>();
+    const queue = new InProcessQueue((id) => new Promise<void>((resolve) => finish.set(id, resolve)), {
+      heavy: 1,
+      quick: 0,
+    });
+    const settled = (p: Promise<void>, ms = 20) =>
+      Promise.race([p.then(() => true), new Promise((r) => setTimeout(r, ms, false))]);
+    // No job yet: at once.
+    expect(await settled(queue.idle(60_000))).toBe(true);
+
+    await queue.enqueue(1);
+    await queue.enqueue(2);
+    const idle = queue.idle(60_000);
+    expect(await settled(idle)).toBe(false);
+    finish.get(1)?.();
+    // Job 2 starts: still in hand.
+    expect(await settled(idle)).toBe(false);
+    expect(await settled(queue.idle(10))).toBe(true);
+    const gone = new AbortController();
+    const left = queue.idle(60_000, gone.signal);
+    gone.abort();
+    expect(await settled(left)).toBe(true);
+    finish.get(2)?.();
+    // Empty, but a next job may follow at once: not yet...
+    expect(await settled(idle, 100)).toBe(false);
+    // ...and a job arriving within the moment starts the wait again.
+    await queue.enqueue(3);
+    finish.get(3)?.();
+    const since = Date.now();
+    expect(await settled(idle, 1_000)).toBe(true);
+    expect(Date.now() - since).toBeGreaterThanOrEqual(240);
+    await queue.close();
+  });
+});

@@ -21,12 +21,17 @@ const photo = fixtureBytes('camera.png');
 function setUp(
   job: Partial<ImageRow>,
   unavailable: OperationId[] = [],
-  more: { pool?: Pick<EnginePool, 'runTask'>; get?: (key: string) => Promise<Buffer> } = {},
+  more: {
+    pool?: Pick<EnginePool, 'runTask'>;
+    get?: (key: string) => Promise<Buffer>;
+    idle?: (maxMs: number, signal?: AbortSignal) => Promise<void>;
+  } = {},
 ) {
   const row = { id: 3, status: 'completed', originalKey: 'photo.png', resultKeys: ['result.png'], ...job };
   const jobs = {
     getOwned: vi.fn(async (id: number) => ({ ...row, id })),
     expired: () => new AppError('RESULT_EXPIRED', { hours: 24 }),
+    idle: vi.fn(more.idle ?? (async () => {})),
     assertAvailable: vi.fn((op: OperationId) => {
       if (unavailable.includes(op)) throw new AppError('OPERATION_UNAVAILABLE', { name: op, enable: 'x' });
     }),
@@ -38,7 +43,7 @@ function setUp(
     pool: more.pool as EnginePool | undefined,
     log: { warn: vi.fn() } as unknown as FastifyBaseLogger,
   });
-  return { service, storage };
+  return { service, storage, jobs };
 }
 
 const ids = (recs: { operationId: string }[]) => recs.map((r) => r.operationId);
@@ -110,5 +115,22 @@ describe('RecommendationService.forJob', () => {
     expect(codes.filter((c) => c === 'resolved')).toHaveLength(9);
     expect(codes.filter((c) => c === 'RATE_LIMITED')).toHaveLength(3);
     expect(await user).toBe('resolved');
+  });
+
+  it('holds a guest’s analysis until no job is in hand (jobs.idle); a user’s is not held', async () => {
+    let idle = () => {};
+    const { service, storage, jobs } = setUp({ operation: 'face-enhancement' }, [], {
+      idle: () =>
+        new Promise<void>((resolve) => {
+          idle = resolve;
+        }),
+    });
+    const guest = codeOf(service.forJob({ sessionId: 'guest-1' }, 10, 'photo'));
+    expect(await codeOf(service.forJob({ sessionId: 'session-u', uid: 'uid-u' }, 99, 'photo'))).toBe('resolved');
+    expect(storage.get).toHaveBeenCalledTimes(1);
+    expect(jobs.idle).toHaveBeenCalledTimes(1);
+    idle();
+    expect(await guest).toBe('resolved');
+    expect(storage.get).toHaveBeenCalledTimes(2);
   });
 });

@@ -103,3 +103,26 @@ export function withDynamicSize(bytes: Uint8Array): Uint8Array {
   graph.valueInfo = [];
   return onnx.ModelProto.encode(model).finish();
 }
+
+/**
+ * The model with only its first output (the mask): ISNet as shipped also returns its five side outputs (each a
+ * convolution, an upsampling to the input's size, a sigmoid and fp16 casts) and six decoder feature maps, which
+ * only training reads. ONNX Runtime computes every graph output, and copies each one out, so they are dropped here
+ * with every node and weight that only they read. The mask is computed by the same nodes as before.
+ */
+export function withMaskOnly(bytes: Uint8Array): Uint8Array {
+  const model = onnx.ModelProto.decode(bytes);
+  const graph = model.graph as Graph;
+  const mask = graph.output[0]?.name as string;
+  const needed = new Set([mask]);
+  const kept: Node[] = [];
+  for (const n of [...graph.node].reverse()) {
+    if (!(n.output ?? []).some((o) => needed.has(o))) continue;
+    kept.push(n);
+    for (const i of n.input ?? []) needed.add(i);
+  }
+  graph.node = kept.reverse();
+  graph.output = graph.output.filter((o) => o.name === mask);
+  graph.initializer = graph.initializer.filter((t) => needed.has(t.name as string));
+  return onnx.ModelProto.encode(model).finish();
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import type { RawImage } from '../raster/image.js';
-import { withDynamicSize } from './isnet-graph.js';
+import { withDynamicSize, withMaskOnly } from './isnet-graph.js';
 import { modelCacheDir } from './model-cache.js';
 
 /**
@@ -38,15 +38,15 @@ export function shippedIsnet(): Buffer {
 }
 
 /**
- * The shipped model with a symbolic input size (isnet-graph.ts), written once to
- * `<modelCacheDir>/isnet-medium-dynamic-v1.onnx` (atomically); its path.
+ * The shipped model with a symbolic input size and its mask as its only output (isnet-graph.ts), written once to
+ * `<modelCacheDir>/isnet-medium-dynamic-v2.onnx` (atomically); its path.
  */
 export function isnetModelPath(): string {
-  const target = path.join(modelCacheDir(), 'isnet-medium-dynamic-v1.onnx');
+  const target = path.join(modelCacheDir(), 'isnet-medium-dynamic-v2.onnx');
   if (fs.existsSync(target)) return target;
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(temp, withDynamicSize(shippedIsnet()));
+  fs.writeFileSync(temp, withMaskOnly(withDynamicSize(shippedIsnet())));
   fs.renameSync(temp, target);
   return target;
 }
