@@ -5,7 +5,7 @@
  * host. Then the click latency at 1920 px (each case enlarged so that its long side is 1920 px), as the engine
  * host runs a click: the first click on a photo, and a second click near the first (the model's answers for the
  * photo's crops are kept, engines/select/cache.ts), with the IoU beside it.
- * Run: npm run bench:select-object   (BENCH_ONLY=clicks for the latency part alone)
+ * Run: npm run bench:select-object   (BENCH_ONLY=clicks: the click methods and the latency part alone)
  */
 import { createHash } from 'node:crypto';
 import os from 'node:os';
@@ -27,7 +27,9 @@ import {
   growSelection,
   keepLargeParts,
   normaliseBox,
+  type OuterCrops,
   place,
+  preparedCrops,
   selectObject,
 } from '../server/src/engines/select/select-object.js';
 import { coverage, iou, type SelectionCase, selectionCases } from './support/selection-cases.js';
@@ -142,11 +144,25 @@ const methods: [string, Method][] = [
   ['disc (oracle size)', disc],
   ['ISNet whole photo, click', isnetWhole],
   [
-    'ISNet crops at 1024, click (before)',
-    (c, img) => selectObject(img, { kind: 'point', ...c.point }, { segment: (crop) => isnet(crop), cutBox: noBox }),
+    'ISNet crops at 1024, click (earlier)',
+    (c, img) =>
+      selectObject(
+        img,
+        { kind: 'point', ...c.point },
+        { segment: (crop) => isnet(crop), cutBox: noBox, outer: 'centred' },
+      ),
   ],
   [
-    'ISNet crops at own size, click (ours)',
+    'ISNet crops at own size, click (before)',
+    (c, img) =>
+      selectObject(
+        img,
+        { kind: 'point', ...c.point },
+        { segment: (crop) => isnet(crop, clickModelSide(crop.width, crop.height)), cutBox: noBox, outer: 'centred' },
+      ),
+  ],
+  [
+    'ISNet own size, grid outer crops (ours)',
     (c, img) =>
       selectObject(
         img,
@@ -165,7 +181,9 @@ const methods: [string, Method][] = [
 ];
 
 const cases = await selectionCases();
+// BENCH_ONLY=clicks: the two click methods at the cases' own size, then the latency at 1920 px.
 const onlyClicks = process.env.BENCH_ONLY === 'clicks';
+if (onlyClicks) methods.splice(0, methods.length, ...methods.filter(([name]) => /own size/.test(name)));
 const cv = onlyClicks ? (undefined as unknown as OpenCv) : await loadOpenCv();
 // Warm the model so that the first case's time is not the load.
 await isnet(await decode(cases[0]?.image as Buffer));
@@ -173,8 +191,8 @@ const pad = (s: string, n: number) => s.padEnd(n);
 const fmt = (v: number) => v.toFixed(3);
 const totals = methods.map(() => ({ iou: 0, cover: 0, ms: 0, worst: 1 }));
 console.log(`threads=${threads}  cases=${cases.length}  load ${(os.loadavg()[0] as number).toFixed(1)}`);
-if (!onlyClicks) console.log(`${pad('case', 26)}${pad('method', 40)}IoU    covered(dilated)  ms`);
-for (const c of onlyClicks ? [] : cases) {
+console.log(`${pad('case', 26)}${pad('method', 40)}IoU    covered(dilated)  ms`);
+for (const c of cases) {
   const img = await decode(c.image);
   for (const [k, [name, method]] of methods.entries()) {
     charged = 0;
@@ -197,8 +215,8 @@ for (const c of onlyClicks ? [] : cases) {
     }
   }
 }
-if (!onlyClicks) console.log('\nmean over cases');
-for (const [k, [name]] of onlyClicks ? [] : methods.entries()) {
+console.log('\nmean over cases');
+for (const [k, [name]] of methods.entries()) {
   const t = totals[k] as (typeof totals)[number];
   const n = cases.length;
   console.log(
@@ -230,64 +248,86 @@ async function enlarged(c: SelectionCase, side: number): Promise<SelectionCase> 
 }
 
 // Click latency at 1920 px, as the engine host runs a click: decode, crops through the per-photo cache, dilation.
+// (a) the first click on a photo as before (its larger crops centred on it, nothing prepared); (b) preparing the
+// photo (engines/select/prepare.ts: every grid crop a click may need beyond its first), then the first click;
+// (c) a second click near the first. Each case under its own cache key per method, so nothing is shared.
 const cache = new SelectionCache(10 * 60_000, 256 * 1024 * 1024);
-const firsts: number[] = [];
-const seconds: number[] = [];
-let iouSum = 0;
-let iouNextSum = 0;
+const rows = { before: [] as number[], prep: [] as number[], first: [] as number[], next: [] as number[] };
+const ious = { before: 0, first: 0, next: 0 };
+let worstBefore = 1;
+let worstFirst = 1;
 console.log(`\nclick latency at 1920 px (the engine's work for one click; ${threads} threads)`);
-console.log(`${pad('case', 34)}first click  next click (near)  model runs  IoU first  IoU next`);
-const before: number[] = [];
+console.log(
+  `${pad('case', 34)}${pad('(a) first, as before', 22)}${pad('(b) prepare', 18)}${pad('(b) first after', 22)}(c) next click`,
+);
 for (const [n, small] of cases.entries()) {
   const c = await enlarged(small, 1920);
-  const photo = `case-${n}`;
-  let runs = 0;
-  // The first click as before (every crop seen at 1024), in the same run, for the ratio.
-  const t0 = performance.now();
-  await selectObject(
-    await decode(c.image),
-    { kind: 'point', ...c.point },
-    { segment: (img) => salientMask(img, threads), cutBox: noBox },
-  );
-  before.push(performance.now() - t0);
-  const segment = async (img: RawImage, rect: { left: number; top: number; width: number; height: number }) => {
-    const key = `${rect.left},${rect.top},${rect.width},${rect.height}`;
-    const known = cache.get(photo, key);
-    if (known) return known;
-    runs++;
-    const mask = await salientMask(img, threads, clickModelSide(img.width, img.height));
-    cache.set(photo, key, mask);
-    return mask;
-  };
-  const known = () =>
+  const counter = { runs: 0 };
+  const segmentFor =
+    (photo: string) => async (img: RawImage, rect: { left: number; top: number; width: number; height: number }) => {
+      const key = `${rect.left},${rect.top},${rect.width},${rect.height}`;
+      const known = cache.get(photo, key);
+      if (known) return known;
+      counter.runs++;
+      const mask = await salientMask(img, threads, clickModelSide(img.width, img.height));
+      cache.set(photo, key, mask);
+      return mask;
+    };
+  const knownOf = (photo: string) => () =>
     cache.crops(photo).map((k) => {
       const [left, top, width, height] = k.split(',').map(Number) as [number, number, number, number];
       return { left, top, width, height };
     });
-  const click = async (p: { x: number; y: number }) => {
+  const click = async (photo: string, p: { x: number; y: number }, outer: OuterCrops) => {
+    counter.runs = 0;
     const t = performance.now();
     const img = await decode(c.image);
-    const mask = await selectObject(img, { kind: 'point', ...p }, { segment, cutBox: noBox, known });
+    const mask = await selectObject(
+      img,
+      { kind: 'point', ...p },
+      { segment: segmentFor(photo), cutBox: noBox, known: knownOf(photo), outer },
+    );
     growSelection(mask, c.width, c.height);
-    return { ms: performance.now() - t, mask };
+    return { ms: performance.now() - t, mask, runs: counter.runs, iou: iou(mask, c.truth) };
   };
-  const first = await click(c.point);
-  const firstRuns = runs;
+  const before = await click(`before-${n}`, c.point, 'centred');
+  // Preparation as the engine host runs it: one grid crop at a time, each from the decoded photo.
+  counter.runs = 0;
+  const tp = performance.now();
+  const prepSegment = segmentFor(`prep-${n}`);
+  for (const rect of preparedCrops(c)) await prepSegment(cropRaw(await decode(c.image), rect), rect);
+  const prepMs = performance.now() - tp;
+  const prepRuns = counter.runs;
+  const first = await click(`prep-${n}`, c.point, 'grid');
   // A second click a few pixels away, as a visitor clicks again on the same object.
-  const again = await click({ x: c.point.x + 6, y: c.point.y - 6 });
-  const score = iou(first.mask, c.truth);
-  firsts.push(first.ms);
-  seconds.push(again.ms);
-  iouSum += score;
-  const scoreNext = iou(again.mask, c.truth);
-  iouNextSum += scoreNext;
+  const again = await click(`prep-${n}`, { x: c.point.x + 6, y: c.point.y - 6 }, 'grid');
+  rows.before.push(before.ms);
+  rows.prep.push(prepMs);
+  rows.first.push(first.ms);
+  rows.next.push(again.ms);
+  ious.before += before.iou;
+  ious.first += first.iou;
+  ious.next += again.iou;
+  worstBefore = Math.min(worstBefore, before.iou);
+  worstFirst = Math.min(worstFirst, first.iou);
+  const cell = (r: { ms: number; runs: number; iou: number }) =>
+    pad(`${Math.round(r.ms)} ms ${r.runs}r ${fmt(r.iou)}`, 22);
   console.log(
-    `${pad(`${c.name} (${c.width}x${c.height})`, 34)}${pad(`${Math.round(first.ms)} ms`, 13)}${pad(`${Math.round(again.ms)} ms`, 19)}${pad(`${firstRuns} + ${runs - firstRuns}`, 12)}${pad(fmt(score), 11)}${fmt(scoreNext)}`,
+    `${pad(`${c.name} (${c.width}x${c.height})`, 34)}${cell(before)}${pad(`${Math.round(prepMs)} ms ${prepRuns}r`, 18)}${cell(first)}${cell(again)}`,
   );
 }
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)] as number;
+const stat = (xs: number[]) => `median ${Math.round(pct(xs, 50))} ms, p95 ${Math.round(pct(xs, 95))} ms`;
+const k = cases.length;
 console.log(
-  `first click: median ${Math.round(pct(firsts, 50))} ms, p95 ${Math.round(pct(firsts, 95))} ms (every crop at 1024, as before, in this run: median ${Math.round(pct(before, 50))} ms, p95 ${Math.round(pct(before, 95))} ms); next click: median ${Math.round(pct(seconds, 50))} ms, p95 ${Math.round(pct(seconds, 95))} ms (target <= 1500 ms); mean IoU first ${fmt(iouSum / cases.length)}, next ${fmt(iouNextSum / cases.length)}`,
+  `(a) first click, nothing prepared (as before): ${stat(rows.before)}; IoU mean ${fmt(ious.before / k)}, worst ${fmt(worstBefore)}`,
+);
+console.log(`(b) preparation: ${stat(rows.prep)}`);
+console.log(
+  `(b) first click after preparation: ${stat(rows.first)}; IoU mean ${fmt(ious.first / k)}, worst ${fmt(worstFirst)} (target <= 1500 ms)`,
+);
+console.log(
+  `(c) next click: ${stat(rows.next)}; IoU mean ${fmt(ious.next / k)}   load ${(os.loadavg()[0] as number).toFixed(1)}`,
 );
 process.exit(0);

@@ -329,6 +329,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/select-object/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare a photo for Select object before its first click (multipart form)
+         * @description Fields: file (the photo) and operation (object-removal or image-inpainting). The server computes and keeps, for a while, what the first selection on this photo needs, so that the clicks answer sooner. Uses no daily allowance; rate-limited together with select-object.
+         */
+        post: operations["prepareSelection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/refine-mask": {
         parameters: {
             query?: never;
@@ -2306,6 +2326,43 @@ export interface operations {
                 content: {
                     "image/png": string;
                 };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    prepareSelection: {
+        parameters: {
+            query?: {
+                /** @description The operation, so that guest rules answer before the upload */
+                operation?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The photo
+                     */
+                    file: string;
+                    /**
+                     * @description The mask tool the selections will be for
+                     * @enum {string}
+                     */
+                    operation: "object-removal" | "image-inpainting" | "photo-restoration";
+                };
+            };
+        };
+        responses: {
+            /** @description Prepared */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             default: components["responses"]["Error"];
         };

@@ -199,4 +199,53 @@ describe('POST /api/select-object', () => {
     },
     MODEL_MS,
   );
+  it(
+    'prepares a photo before its first click: the click then selects what it selects alone, with one small model run; what was prepared is dropped with the photo',
+    async () => {
+      const visitor = await signedInVisitor(server);
+      const c = byName('astronaut on chelsea.png');
+      // Enlarged to 1920 px, where the first click waits for the larger crops (smaller photos prepare only the whole
+      // photo), and encoded twice: two photos of their own, untouched by the tests above.
+      const k = 1920 / c.width;
+      const size = { width: 1920, height: Math.round(c.height * k) };
+      const point = { x: Math.round(c.point.x * k), y: Math.round(c.point.y * k) };
+      const big = sharp(c.image).resize(size.width, size.height);
+      const alone = await big.clone().png({ compressionLevel: 2 }).toBuffer();
+      const prepared = await big.clone().png({ compressionLevel: 3 }).toBuffer();
+      const click = async (image: Buffer) => {
+        const res = await select(visitor, image, { operation: 'object-removal', ...point });
+        return { mask: await maskOf(res, { ...c, ...size }), runs: Number(res.headers.get('x-selection-model-runs')) };
+      };
+      const prepare = async (image: Buffer) => {
+        const form = new FormData();
+        form.append('operation', 'object-removal');
+        form.append('file', blob(image, 'image/png'), 'photo.png');
+        const res = await visitor.fetch('/api/select-object/prepare', { method: 'POST', body: form });
+        expect(res.status, await res.clone().text()).toBe(204);
+        return {
+          crops: Number(res.headers.get('x-selection-prepared-crops')),
+          runs: Number(res.headers.get('x-selection-model-runs')),
+        };
+      };
+      const first = await click(alone);
+      // Alone, the first click needs a larger crop than its first (the person is cut off by it).
+      expect(first.runs).toBeGreaterThanOrEqual(2);
+      const prep = await prepare(prepared);
+      expect(prep.crops).toBeGreaterThanOrEqual(2);
+      expect(prep.runs).toBe(prep.crops);
+      const after = await click(prepared);
+      expect(after.runs).toBe(1);
+      expect(after.mask.equals(first.mask)).toBe(true);
+      // Prepared again: everything is kept.
+      expect((await prepare(prepared)).runs).toBe(0);
+      // The photo becomes a job, which its owner deletes: what was prepared for it goes with it.
+      const res = await visitor.submit({ operation: 'pencil-sketch', file: blob(prepared, 'image/png') });
+      expect(res.status).toBe(201);
+      const { id } = (await res.json()) as { id: number };
+      await visitor.waitFor(id);
+      expect((await visitor.fetch(`/api/images/${id}`, { method: 'DELETE' })).status).toBe(204);
+      expect((await click(prepared)).runs).toBeGreaterThanOrEqual(2);
+    },
+    MODEL_MS,
+  );
 });

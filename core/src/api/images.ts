@@ -212,6 +212,12 @@ export const selectObjectFormSchema = z.object({
   y1: z.number().optional(),
 });
 
+/** `POST /api/select-object/prepare` (multipart): the photo, prepared for Select object before its first click. */
+export const prepareSelectionFormSchema = z.object({
+  file: binary('The photo'),
+  operation: maskTool().describe('The mask tool the selections will be for'),
+});
+
 /** `POST /api/refine-mask` (multipart): the photo and the mask painted on it, to be fitted to the object. */
 export const refineMaskFormSchema = z.object({
   file: binary('The photo'),

@@ -2,17 +2,20 @@ import {
   AppError,
   getOperation,
   type OperationId,
+  prepareSelectionFormSchema,
   refineMaskFormSchema,
   selectObjectFormSchema,
   submitQuery,
 } from '@ai-editor/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { EnginePool } from '../adapters/engine-pool.js';
 import { hitOrRefuse, memoryRateLimiter, type RateLimiter } from '../adapters/rate-limiter.js';
 import type { JobService } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { fitMaskToObject, parsePrompt, selectObjectMask } from '../services/select-object-api.js';
+import { prepareSelection } from '../services/select-prepare.js';
 import { ownerOf } from '../services/sessions.js';
 import { checkFiles, checkImage, type UploadedFile, type UploadLimits } from '../services/uploads.js';
 import { clientGone } from './client-gone.js';
@@ -93,6 +96,53 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       // How many crops the model had to see for this click (0: all from the photo's earlier clicks).
       reply.header('X-Selection-Model-Runs', String(modelRuns));
       return reply.send(png);
+    },
+  );
+
+  /**
+   * `POST /api/select-object/prepare` (multipart: `file`, `operation`): the page sends the photo once when Select
+   * object is opened, and the engine host computes what the first click would otherwise wait for. Answers 204 when
+   * done (`X-Selection-Prepared-Crops`: the crops kept; `X-Selection-Model-Runs`: those the model had to see). The
+   * page drops the request when the photo leaves the editor, and the preparation stops with it.
+   */
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/select-object/prepare',
+    {
+      schema: {
+        operationId: 'prepareSelection',
+        summary: 'Prepare a photo for Select object before its first click (multipart form)',
+        description:
+          'Fields: file (the photo) and operation (object-removal or image-inpainting). The server computes and ' +
+          'keeps, for a while, what the first selection on this photo needs, so that the clicks answer sooner. ' +
+          'Uses no daily allowance; rate-limited together with select-object.',
+        tags: ['images'],
+        consumes: ['multipart/form-data'],
+        querystring: submitQuery,
+        body: prepareSelectionFormSchema,
+        response: { 204: z.undefined().describe('Prepared') },
+      },
+      validatorCompiler: streamedBody,
+    },
+    async (request, reply) => {
+      const { operation, files } = await readSubmission(request, (name) => admit(request, name));
+      const photo = files.find((f) => f.field === 'file');
+      if (files.some((f) => f.field !== 'file')) {
+        throw new AppError('UNEXPECTED_FILE', { field: (files.find((f) => f.field !== 'file') as UploadedFile).field });
+      }
+      if (files.length > 1) throw new AppError('TOO_MANY_FILES');
+      if (!photo) throw new AppError('FILE_REQUIRED');
+      const image = await checkImage(photo.bytes, deps.limits);
+      const owner = ownerOf(request);
+      const { crops, modelRuns } = await prepareSelection(deps.pool, operation, image, {
+        timeoutMs: deps.timeoutMs,
+        owner: owner.uid ?? owner.sessionId,
+        signal: clientGone(reply),
+        log: request.log,
+      });
+      reply.header('Cache-Control', 'no-store');
+      reply.header('X-Selection-Prepared-Crops', String(crops));
+      reply.header('X-Selection-Model-Runs', String(modelRuns));
+      return reply.code(204).send();
     },
   );
 

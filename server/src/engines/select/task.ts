@@ -1,13 +1,13 @@
 import type { Params } from '@ai-editor/core';
 import { releaseIsnet, salientMask } from '../models/isnet.js';
 import { loadOpenCv } from '../models/opencv.js';
-import type { Rect } from '../raster/geometry.js';
+import { cropRaw, type Rect } from '../raster/geometry.js';
 import { decode, decodeMask, encodePng, type RawImage } from '../raster/image.js';
 import type { TaskEngine } from '../types.js';
 import { SelectionCache } from './cache.js';
 import { grabCutBox, grabCutLabels } from './grabcut.js';
 import { refineMask } from './refine-mask.js';
-import { clickModelSide, growSelection, type SelectPrompt, selectObject } from './select-object.js';
+import { clickModelSide, growSelection, preparedCrops, type SelectPrompt, selectObject } from './select-object.js';
 
 /** A photo's model answers are kept this long after its last click, up to this much memory for all photos. */
 const CACHE_TTL_MS = 10 * 60_000;
@@ -49,6 +49,7 @@ const selectObjectEngine: TaskEngine = {
         metadata: { selectedShare: shareOf(fitted) },
       };
     }
+    if (input.params.kind === 'prepare') return prepareStep(img, input.params, ctx.threads);
     const prompt = promptOf(input.params);
     // The photo's key (services/uploads.ts photoKey) lets the answers for its earlier clicks be reused.
     const photo = typeof input.params.photo === 'string' ? input.params.photo : undefined;
@@ -80,6 +81,21 @@ const selectObjectEngine: TaskEngine = {
   },
   forget: (photo) => cache.forget(photo),
 };
+
+/**
+ * One step of preparing a photo before its first click (services/select-prepare.ts runs them one at a time, so that
+ * a click waits for one crop at most): the model's answer for grid crop `step` (select-object.ts preparedCrops), kept
+ * like a click's. No image out; metadata.crops is how many steps there are, metadata.modelRuns 0 when the crop was
+ * known already (a click needed it first).
+ */
+async function prepareStep(img: RawImage, params: Params, threads: number) {
+  const photo = typeof params.photo === 'string' ? params.photo : undefined;
+  const crops = preparedCrops(img);
+  const rect = crops[Number(params.step)];
+  if (!photo || !rect) return { images: [], metadata: { crops: crops.length, modelRuns: 0 } };
+  const answer = await cachedSegment(photo, cropRaw(img, rect), rect, threads);
+  return { images: [], metadata: { crops: crops.length, modelRuns: answer.cached ? 0 : 1 } };
+}
 
 function shareOf(mask: Buffer): number {
   let selected = 0;

@@ -63,6 +63,7 @@ export function MaskEditor({
   const { selecting, status, error, select } = useSelectionRequest({
     file,
     operation,
+    active: tool === 'select' && !outsideDisabled,
     canvasRef,
     imgRef,
     onSelected: (stroke) => history.add(stroke, true),

@@ -21,6 +21,22 @@ export async function requestSelection(
 }
 
 /**
+ * `POST /api/select-object/prepare`: sends the photo once when Select object is opened, so that the server has
+ * computed what the first click needs before it comes. Nothing to show: a refusal or a failure leaves the clicks
+ * as they are (they then compute it themselves).
+ */
+export async function requestPreparation(file: File, operation: OperationId, signal: AbortSignal): Promise<void> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  await fetch(`/api/select-object/prepare?operation=${encodeURIComponent(operation)}`, {
+    method: 'POST',
+    body: form,
+    credentials: 'include',
+    signal,
+  }).catch(() => undefined);
+}
+
+/**
  * `POST /api/refine-mask`: the photo and the painted mask; resolves to the mask fitted to the object it covers (a
  * PNG, white = the mask, the photo's size), which holds every painted pixel.
  */

@@ -2,7 +2,7 @@ import type { OperationId } from '@ai-editor/core';
 import { type RefObject, useEffect, useRef, useState } from 'react';
 import { ToolError } from '../jobs';
 import { type Stroke, selectionLayer } from './mask';
-import { requestSelection, type SelectionPrompt } from './selectObject';
+import { requestPreparation, requestSelection, type SelectionPrompt } from './selectObject';
 
 /**
  * Select object: asks the server for the object at a point or in a box (canvas pixels) and hands its mask over as
@@ -12,12 +12,15 @@ import { requestSelection, type SelectionPrompt } from './selectObject';
 export function useSelectionRequest({
   file,
   operation,
+  active,
   canvasRef,
   imgRef,
   onSelected,
 }: {
   file: File;
   operation: OperationId;
+  /** Select object is the chosen tool: the photo is prepared for its first click (once per photo). */
+  active: boolean;
   canvasRef: RefObject<HTMLCanvasElement | null>;
   imgRef: RefObject<HTMLImageElement | null>;
   onSelected(stroke: Stroke): void;
@@ -31,6 +34,17 @@ export function useSelectionRequest({
     setError(null);
     return () => selectAbort.current?.abort();
   }, [file]);
+
+  // The first time Select object is chosen for a photo, the server prepares it (the click is then quick); the
+  // request is dropped with the photo (a new one, or the editor closed), and the server stops with it.
+  const prepared = useRef<{ file: File; abort: AbortController } | null>(null);
+  useEffect(() => {
+    if (!active || prepared.current?.file === file) return;
+    const abort = new AbortController();
+    prepared.current = { file, abort };
+    void requestPreparation(file, operation, abort.signal);
+  }, [active, file]);
+  useEffect(() => () => prepared.current?.abort.abort(), [file]);
 
   const select = async (prompt: SelectionPrompt) => {
     const canvas = canvasRef.current;
