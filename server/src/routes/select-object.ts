@@ -36,6 +36,16 @@ export interface SelectObjectRouteDeps {
   timeoutMs: number;
 }
 
+/** The form's one photo (`file`): another file, several, or none are refused. */
+function onlyPhoto(files: UploadedFile[]): UploadedFile {
+  const other = files.find((f) => f.field !== 'file');
+  if (other) throw new AppError('UNEXPECTED_FILE', { field: other.field });
+  if (files.length > 1) throw new AppError('TOO_MANY_FILES');
+  const [photo] = files;
+  if (!photo) throw new AppError('FILE_REQUIRED');
+  return photo;
+}
+
 /** Thirty selections a minute: far above clicking by hand, well below keeping the engines busy. */
 export const SELECT_RATE_LIMIT = { max: 30, windowMs: 60_000 };
 
@@ -76,13 +86,7 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
     },
     async (request, reply) => {
       const { operation, fields, files } = await readSubmission(request, (name) => admit(request, name));
-      const photo = files.find((f) => f.field === 'file');
-      if (files.some((f) => f.field !== 'file')) {
-        throw new AppError('UNEXPECTED_FILE', { field: (files.find((f) => f.field !== 'file') as UploadedFile).field });
-      }
-      if (files.length > 1) throw new AppError('TOO_MANY_FILES');
-      if (!photo) throw new AppError('FILE_REQUIRED');
-      const image = await checkImage(photo.bytes, deps.limits);
+      const image = await checkImage(onlyPhoto(files).bytes, deps.limits);
       const prompt = parsePrompt(fields, image);
       const owner = ownerOf(request);
       const { png, modelRuns } = await selectObjectMask(deps.pool, operation, image, prompt, {
@@ -125,13 +129,7 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
     },
     async (request, reply) => {
       const { operation, files } = await readSubmission(request, (name) => admit(request, name));
-      const photo = files.find((f) => f.field === 'file');
-      if (files.some((f) => f.field !== 'file')) {
-        throw new AppError('UNEXPECTED_FILE', { field: (files.find((f) => f.field !== 'file') as UploadedFile).field });
-      }
-      if (files.length > 1) throw new AppError('TOO_MANY_FILES');
-      if (!photo) throw new AppError('FILE_REQUIRED');
-      const image = await checkImage(photo.bytes, deps.limits);
+      const image = await checkImage(onlyPhoto(files).bytes, deps.limits);
       const owner = ownerOf(request);
       const { crops, modelRuns } = await prepareSelection(deps.pool, operation, image, {
         timeoutMs: deps.timeoutMs,
