@@ -183,12 +183,19 @@ function gridStart(size: number, w: number, at: number, spacing: number, index?:
   return Math.round((i + 0.5) * step);
 }
 
+/** The crops of one grid: this share of the photo's long side (cut to the photo), and the spacing of their starts. */
+function gridCell(img: { width: number; height: number }, share: number) {
+  const side = share * Math.max(img.width, img.height);
+  return {
+    w: Math.min(img.width, Math.round(side)),
+    h: Math.min(img.height, Math.round(side)),
+    spacing: 2 * GRID_OFFSET * side,
+  };
+}
+
 /** The grid crop of this share of the photo's long side nearest to the crop of that size centred on the point. */
 export function gridCrop(img: { width: number; height: number }, share: number, p: { x: number; y: number }): Rect {
-  const side = share * Math.max(img.width, img.height);
-  const w = Math.min(img.width, Math.round(side));
-  const h = Math.min(img.height, Math.round(side));
-  const spacing = 2 * GRID_OFFSET * side;
+  const { w, h, spacing } = gridCell(img, share);
   return {
     left: gridStart(img.width, w, p.x, spacing),
     top: gridStart(img.height, h, p.y, spacing),
@@ -205,10 +212,7 @@ export function gridCrops(img: { width: number; height: number }): Rect[] {
   const out: Rect[] = [];
   // The whole photo is the same crop with or without the grid.
   for (const share of gridded(img) ? POINT_CROPS.slice(1) : [1]) {
-    const side = share * Math.max(img.width, img.height);
-    const w = Math.min(img.width, Math.round(side));
-    const h = Math.min(img.height, Math.round(side));
-    const spacing = 2 * GRID_OFFSET * side;
+    const { w, h, spacing } = gridCell(img, share);
     const count = (span: number) => Math.max(1, Math.ceil(span / spacing));
     const level: Rect[] = [];
     for (let j = 0; j < count(img.height - h); j++) {
