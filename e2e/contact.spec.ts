@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { expect, test } from './fixtures';
+import { expect, freePortPair, test } from './fixtures';
 import { startServer } from './server';
 
 test('invalid input shows its messages and sends nothing', async ({ page }) => {
@@ -29,8 +29,7 @@ test('the server refuses what the browser would have caught', async ({ request }
 // A server of its own, so its database can be opened after it stops (PGlite allows one process at a time).
 test('a valid message is stored in the database', async ({ browser }) => {
   test.setTimeout(180_000);
-  // Ports beside the shared server's (E2E_PORT, and E2E_PORT + 1 for its auth emulator).
-  const port = Number(process.env.E2E_PORT) + 2;
+  const port = await freePortPair();
   const server = await startServer({ port, env: { AUTH_EMULATOR_PORT: String(port + 1) } });
   try {
     const page = await browser.newPage({ baseURL: server.url });

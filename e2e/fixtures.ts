@@ -40,15 +40,18 @@ export const test = base.extend<{ cspViolations: string[] }>({
   ],
 });
 
-/** An even port whose next port is free too (the server's Auth emulator takes it), below the shared server's range. */
-async function freePortPair(): Promise<number> {
+/**
+ * An even port whose next port is free too (the server's Auth emulator takes it), below the kernel's ephemeral
+ * range (32768 up), where any outgoing connection may take a port between the probe and the server's start.
+ */
+export async function freePortPair(): Promise<number> {
   const free = (port: number) =>
     new Promise<boolean>((resolve) => {
       const probe = net.createServer().once('error', () => resolve(false));
       probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
     });
   for (;;) {
-    const port = 10_000 + 2 * Math.floor(Math.random() * 15_000);
+    const port = 10_000 + 2 * Math.floor(Math.random() * 11_000);
     if ((await free(port)) && (await free(port + 1))) return port;
   }
 }
