@@ -46,6 +46,12 @@ function onlyPhoto(files: UploadedFile[]): UploadedFile {
   return photo;
 }
 
+/**
+ * A preparation step beyond the first few waits at most this long for the server to have no job in hand, then runs
+ * anyway: one crop (a second or two) then delays a job at most once a minute.
+ */
+const SPARE_TIME_WAIT_MS = 60_000;
+
 /** Thirty selections a minute: far above clicking by hand, well below keeping the engines busy. */
 export const SELECT_RATE_LIMIT = { max: 30, windowMs: 60_000 };
 
@@ -136,6 +142,7 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
         owner: owner.uid ?? owner.sessionId,
         signal: clientGone(reply),
         log: request.log,
+        spareTime: (signal) => deps.jobs.idle(SPARE_TIME_WAIT_MS, signal),
       });
       reply.header('Cache-Control', 'no-store');
       reply.header('X-Selection-Prepared-Crops', String(crops));

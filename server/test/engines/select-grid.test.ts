@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { GRID_OFFSET, gridCrop, gridCrops, preparedCrops } from '../../src/engines/select/select-object.js';
+import {
+  GRID_OFFSET,
+  gridCrop,
+  gridCrops,
+  PREPARED_AT_ONCE,
+  preparedCrops,
+} from '../../src/engines/select/select-object.js';
 
 describe('Select object’s grid of larger crops', () => {
   it('gives every click a prepared crop within GRID_OFFSET of its side of the one centred on it', () => {
@@ -29,12 +35,22 @@ describe('Select object’s grid of larger crops', () => {
     }
   });
 
-  it('prepares at most six crops, the whole photo among them', () => {
+  it('prepares every grid crop; on a square photo the six run at once are those nearest the centre and the whole photo', () => {
     expect(preparedCrops({ width: 1920, height: 1280 })).toHaveLength(5);
     // A small photo's first click is quick: only the whole photo, the same crop with or without the grid.
     expect(preparedCrops({ width: 600, height: 400 })).toEqual([{ left: 0, top: 0, width: 600, height: 400 }]);
-    const square = preparedCrops({ width: 1920, height: 1920 });
-    expect(square).toHaveLength(6);
-    expect(square).toContainEqual({ left: 0, top: 0, width: 1920, height: 1920 });
+    const img = { width: 1920, height: 1920 };
+    const square = preparedCrops(img);
+    expect(new Set(square.map((r) => JSON.stringify(r)))).toEqual(
+      new Set(gridCrops(img).map((r) => JSON.stringify(r))),
+    );
+    expect(square).toHaveLength(17);
+    const atOnce = square.slice(0, PREPARED_AT_ONCE);
+    expect(atOnce).toContainEqual({ left: 0, top: 0, width: 1920, height: 1920 });
+    const off = (r: { left: number; top: number; width: number; height: number }) =>
+      Math.hypot(r.left + r.width / 2 - 960, r.top + r.height / 2 - 960);
+    const later = square.slice(PREPARED_AT_ONCE);
+    for (const r of atOnce.filter((r) => r.width < 1920))
+      expect(off(r)).toBeLessThanOrEqual(Math.min(...later.map(off)));
   });
 });

@@ -228,17 +228,23 @@ export function gridCrops(img: { width: number; height: number }): Rect[] {
   return out;
 }
 
-/** At most this many crops are prepared per photo (each a full model run, about 2 s on an idle 2-core machine). */
-export const MAX_PREPARED = 6;
+/**
+ * The first this many crops are prepared at once (each a full model run, about 1–2 s on an idle 2-core machine);
+ * the rest only in the server's spare time (services/select-prepare.ts).
+ */
+export const PREPARED_AT_ONCE = 6;
 
 /**
- * The crops preparing a photo computes: every grid crop of a landscape photo (four of 55 % and the whole photo at
- * 3:2); of a squarer one the 55 % crops nearest the centre and the whole photo. A click that needs another crop
- * computes it, as without preparation.
+ * The crops preparing a photo computes, in order: on a landscape photo every grid crop (four of 55 % and the whole
+ * photo at 3:2), all at once; on a squarer one first the 55 % crops nearest the centre and the whole photo
+ * (PREPARED_AT_ONCE in all), then its other 55 % crops, nearest the centre first. A click that needs a crop not
+ * prepared yet computes it, as without preparation.
  */
 export function preparedCrops(img: { width: number; height: number }): Rect[] {
   const all = gridCrops(img);
-  return all.length <= MAX_PREPARED ? all : [...all.slice(0, MAX_PREPARED - 1), all[all.length - 1] as Rect];
+  if (all.length <= PREPARED_AT_ONCE) return all;
+  const whole = all[all.length - 1] as Rect;
+  return [...all.slice(0, PREPARED_AT_ONCE - 1), whole, ...all.slice(PREPARED_AT_ONCE - 1, -1)];
 }
 
 /** A square of the given side centred on the point, shifted (and cut) to stay inside the photo. */

@@ -7,7 +7,14 @@ import type { TaskEngine } from '../types.js';
 import { SelectionCache } from './cache.js';
 import { grabCutBox, grabCutLabels } from './grabcut.js';
 import { refineMask } from './refine-mask.js';
-import { clickModelSide, growSelection, preparedCrops, type SelectPrompt, selectObject } from './select-object.js';
+import {
+  clickModelSide,
+  growSelection,
+  PREPARED_AT_ONCE,
+  preparedCrops,
+  type SelectPrompt,
+  selectObject,
+} from './select-object.js';
 
 /** A photo's model answers are kept this long after its last click, up to this much memory for all photos. */
 const CACHE_TTL_MS = 10 * 60_000;
@@ -85,16 +92,17 @@ const selectObjectEngine: TaskEngine = {
 /**
  * One step of preparing a photo before its first click (services/select-prepare.ts runs them one at a time, so that
  * a click waits for one crop at most): the model's answer for grid crop `step` (select-object.ts preparedCrops), kept
- * like a click's. No image out; metadata.crops is how many steps there are, metadata.modelRuns 0 when the crop was
- * known already (a click needed it first).
+ * like a click's. No image out; metadata.crops is how many steps there are, metadata.atOnce how many of them to run
+ * without waiting for spare time, metadata.modelRuns 0 when the crop was known already (a click needed it first).
  */
 async function prepareStep(img: RawImage, params: Params, threads: number) {
   const photo = typeof params.photo === 'string' ? params.photo : undefined;
   const crops = preparedCrops(img);
   const rect = crops[Number(params.step)];
-  if (!photo || !rect) return { images: [], metadata: { crops: crops.length, modelRuns: 0 } };
+  const steps = { crops: crops.length, atOnce: Math.min(crops.length, PREPARED_AT_ONCE) };
+  if (!photo || !rect) return { images: [], metadata: { ...steps, modelRuns: 0 } };
   const answer = await cachedSegment(photo, cropRaw(img, rect), rect, threads);
-  return { images: [], metadata: { crops: crops.length, modelRuns: answer.cached ? 0 : 1 } };
+  return { images: [], metadata: { ...steps, modelRuns: answer.cached ? 0 : 1 } };
 }
 
 function shareOf(mask: Buffer): number {
