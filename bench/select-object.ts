@@ -266,7 +266,7 @@ let worstBefore = 1;
 let worstFirst = 1;
 console.log(`\nclick latency at 1920 px (the engine's work for one click; ${threads} threads)`);
 console.log(
-  `${pad('case', 34)}${pad('(a) first, as before', 22)}${pad('(b) prepare at once', 18)}${pad('(b) first after', 22)}${pad('(b+) spare time', 18)}${pad('(b+) first after', 22)}(c) next click`,
+  `${pad('case', 34)}${pad('(a) first, as before', 22)}${pad('(b) prepare at once', 20)}${pad('(b) first after', 22)}${pad('(b+) spare time', 20)}${pad('(b+) first after', 22)}(c) next click`,
 );
 for (const [n, small] of cases.entries()) {
   const c = await enlarged(small, 1920);
@@ -329,7 +329,7 @@ for (const [n, small] of cases.entries()) {
   worstFirst = Math.min(worstFirst, first.iou, firstFull.iou);
   const cell = (r: { ms: number; runs: number; iou: number }) =>
     pad(`${Math.round(r.ms)} ms ${r.runs}r ${fmt(r.iou)}`, 22);
-  const steps = (r: { ms: number; runs: number }) => pad(`${Math.round(r.ms)} ms ${r.runs}r`, 18);
+  const steps = (r: { ms: number; runs: number }) => pad(`${Math.round(r.ms)} ms ${r.runs}r`, 20);
   console.log(
     `${pad(`${c.name} (${c.width}x${c.height})`, 34)}${cell(before)}${steps(prep)}${cell(first)}${steps(spare)}${cell(firstFull)}${cell(again)}`,
   );
