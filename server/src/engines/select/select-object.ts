@@ -1,4 +1,4 @@
-import { clampRect, cropRaw, type Rect } from '../raster/geometry.js';
+import { clampRect, cropRaw, maskBox, padBox, type Rect } from '../raster/geometry.js';
 import type { RawImage } from '../raster/image.js';
 import { dilate } from '../raster/morphology.js';
 
@@ -64,11 +64,24 @@ export function dilationRadius(width: number, height: number): number {
   return Math.max(3, Math.round(0.008 * Math.max(width, height)));
 }
 
-/** A 0/255 selection grown by dilationRadius with a round brush (pixels from 128 count as selected), 0/255. */
+/**
+ * A 0/255 selection grown by dilationRadius with a round brush (pixels from 128 count as selected), 0/255. Only the
+ * selection's box widened by the radius is grown (nothing beyond it can be reached), which on a 1920 px photo is a
+ * fraction of the pixels.
+ */
 export function growSelection(mask: Uint8Array, width: number, height: number): Buffer {
-  const set = Uint8Array.from(mask, (v) => (v >= 128 ? 1 : 0));
-  const grown = dilate(set, width, height, dilationRadius(width, height), 'round');
-  return Buffer.from(grown.map((v) => v * 255));
+  const set = Buffer.alloc(width * height);
+  for (let i = 0; i < set.length; i++) set[i] = (mask[i] as number) >= 128 ? 1 : 0;
+  const out = Buffer.alloc(width * height);
+  const box = maskBox({ data: set, width, height, channels: 1 });
+  if (!box) return out;
+  const radius = dilationRadius(width, height);
+  const r = padBox(box, radius, width, height);
+  const grown = dilate(cropRaw({ data: set, width, height, channels: 1 }, r).data, r.width, r.height, radius, 'round');
+  for (let y = 0; y < r.height; y++) {
+    for (let x = 0; x < r.width; x++) if (grown[y * r.width + x]) out[(y + r.top) * width + x + r.left] = 255;
+  }
+  return out;
 }
 
 /** The selection as a 0/255 mask of the whole photo (empty when nothing was found). */
@@ -278,16 +291,15 @@ function components(mask: Uint8Array, width: number, height: number): { labels: 
       size++;
       const x = i % width;
       const y = (i - x) / width;
-      const visit = (j: number) => {
+      // The neighbours, inline: a closure per pixel cost more than the labelling itself.
+      for (let k = 0; k < 4; k++) {
+        if (k === 0 ? x === 0 : k === 1 ? x === width - 1 : k === 2 ? y === 0 : y === height - 1) continue;
+        const j = k === 0 ? i - 1 : k === 1 ? i + 1 : k === 2 ? i - width : i + width;
         if (mask[j] && !labels[j]) {
           labels[j] = label;
           stack.push(j);
         }
-      };
-      if (x > 0) visit(i - 1);
-      if (x < width - 1) visit(i + 1);
-      if (y > 0) visit(i - width);
-      if (y < height - 1) visit(i + width);
+      }
     }
     sizes.push(size);
   }
