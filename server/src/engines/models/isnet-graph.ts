@@ -154,7 +154,7 @@ function widened(t: Parameters<typeof onnx.TensorProto.encode>[0]): void {
 /**
  * The model in fp32: ISNet ships with fp16 weights and casts around each upsampling, which onnxruntime's CPU
  * kernels run in fp32 anyway, with casts inserted around every convolution. Widening the weights once gives the
- * same mask (within one 8-bit level) without those casts, and lets quantize.ts read the weights as floats.
+ * same mask (within one 8-bit level) without those casts (docs/models.md, "Speed").
  */
 export function withFloat32(bytes: Uint8Array): Uint8Array {
   const model = onnx.ModelProto.decode(bytes);
