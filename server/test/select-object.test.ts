@@ -248,4 +248,36 @@ describe('POST /api/select-object', () => {
     },
     MODEL_MS,
   );
+  it(
+    'prepares every grid crop of a square photo, the later ones in spare time: a click anywhere then runs one small model run',
+    async () => {
+      const visitor = await signedInVisitor(server);
+      const c = byName('coffee on camera.png');
+      const k = 1920 / c.width;
+      const size = { width: 1920, height: Math.round(c.height * k) };
+      expect(size.height).toBe(1920);
+      const point = { x: Math.round(c.point.x * k), y: Math.round(c.point.y * k) };
+      // A photo of its own (no other test encodes it at this level).
+      const image = await sharp(c.image).resize(size.width, size.height).png({ compressionLevel: 4 }).toBuffer();
+      const form = new FormData();
+      form.append('operation', 'object-removal');
+      form.append('file', blob(image, 'image/png'), 'photo.png');
+      const res = await visitor.fetch('/api/select-object/prepare', { method: 'POST', body: form });
+      expect(res.status, await res.clone().text()).toBe(204);
+      // Sixteen 55 % crops and the whole photo: six at once, the other eleven once no job was in hand.
+      expect(Number(res.headers.get('x-selection-prepared-crops'))).toBe(17);
+      expect(Number(res.headers.get('x-selection-model-runs'))).toBe(17);
+      const click = await select(visitor, image, { operation: 'object-removal', ...point });
+      expect(click.status).toBe(200);
+      expect(Number(click.headers.get('x-selection-model-runs'))).toBe(1);
+      const mask = await maskOf(click, { ...c, ...size });
+      const truth = await sharp(c.truth, { raw: { width: c.width, height: c.height, channels: 1 } })
+        .resize(size.width, size.height, { kernel: 'nearest' })
+        .extractChannel(0)
+        .raw()
+        .toBuffer();
+      expect(iou(mask, growSelection(truth, size.width, size.height))).toBeGreaterThanOrEqual(0.9);
+    },
+    MODEL_MS,
+  );
 });
