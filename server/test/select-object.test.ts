@@ -31,6 +31,19 @@ describe('POST /api/select-object', () => {
     return visitor.fetch('/api/select-object', { method: 'POST', body: form });
   }
 
+  /** Prepares a photo for object removal; the crops kept and the model runs it took, from the 204's headers. */
+  async function prepare(visitor: Visitor, image: Buffer): Promise<{ crops: number; runs: number }> {
+    const form = new FormData();
+    form.append('operation', 'object-removal');
+    form.append('file', blob(image, 'image/png'), 'photo.png');
+    const res = await visitor.fetch('/api/select-object/prepare', { method: 'POST', body: form });
+    expect(res.status, await res.clone().text()).toBe(204);
+    return {
+      crops: Number(res.headers.get('x-selection-prepared-crops')),
+      runs: Number(res.headers.get('x-selection-model-runs')),
+    };
+  }
+
   async function maskOf(res: Response, c: SelectionCase): Promise<Buffer> {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
@@ -216,28 +229,17 @@ describe('POST /api/select-object', () => {
         const res = await select(visitor, image, { operation: 'object-removal', ...point });
         return { mask: await maskOf(res, { ...c, ...size }), runs: Number(res.headers.get('x-selection-model-runs')) };
       };
-      const prepare = async (image: Buffer) => {
-        const form = new FormData();
-        form.append('operation', 'object-removal');
-        form.append('file', blob(image, 'image/png'), 'photo.png');
-        const res = await visitor.fetch('/api/select-object/prepare', { method: 'POST', body: form });
-        expect(res.status, await res.clone().text()).toBe(204);
-        return {
-          crops: Number(res.headers.get('x-selection-prepared-crops')),
-          runs: Number(res.headers.get('x-selection-model-runs')),
-        };
-      };
       const first = await click(alone);
       // Alone, the first click needs a larger crop than its first (the person is cut off by it).
       expect(first.runs).toBeGreaterThanOrEqual(2);
-      const prep = await prepare(prepared);
+      const prep = await prepare(visitor, prepared);
       expect(prep.crops).toBeGreaterThanOrEqual(2);
       expect(prep.runs).toBe(prep.crops);
       const after = await click(prepared);
       expect(after.runs).toBe(1);
       expect(after.mask.equals(first.mask)).toBe(true);
       // Prepared again: everything is kept.
-      expect((await prepare(prepared)).runs).toBe(0);
+      expect((await prepare(visitor, prepared)).runs).toBe(0);
       // The photo becomes a job, which its owner deletes: what was prepared for it goes with it.
       const res = await visitor.submit({ operation: 'pencil-sketch', file: blob(prepared, 'image/png') });
       expect(res.status).toBe(201);
@@ -259,14 +261,8 @@ describe('POST /api/select-object', () => {
       const point = { x: Math.round(c.point.x * k), y: Math.round(c.point.y * k) };
       // A photo of its own (no other test encodes it at this level).
       const image = await sharp(c.image).resize(size.width, size.height).png({ compressionLevel: 4 }).toBuffer();
-      const form = new FormData();
-      form.append('operation', 'object-removal');
-      form.append('file', blob(image, 'image/png'), 'photo.png');
-      const res = await visitor.fetch('/api/select-object/prepare', { method: 'POST', body: form });
-      expect(res.status, await res.clone().text()).toBe(204);
       // Sixteen 55 % crops and the whole photo: six at once, the other eleven once no job was in hand.
-      expect(Number(res.headers.get('x-selection-prepared-crops'))).toBe(17);
-      expect(Number(res.headers.get('x-selection-model-runs'))).toBe(17);
+      expect(await prepare(visitor, image)).toEqual({ crops: 17, runs: 17 });
       const click = await select(visitor, image, { operation: 'object-removal', ...point });
       expect(click.status).toBe(200);
       expect(Number(click.headers.get('x-selection-model-runs'))).toBe(1);

@@ -47,15 +47,16 @@ const EARLIER_FILES = /^isnet-medium-dynamic(-v\d+)?\.onnx$/;
 
 /** isnetFp32() written once to `<modelCacheDir>/isnet-medium-fp32-v3.onnx` (atomically); its path. */
 export function isnetModelPath(): string {
-  const target = path.join(modelCacheDir(), 'isnet-medium-fp32-v3.onnx');
+  const dir = modelCacheDir();
+  const target = path.join(dir, 'isnet-medium-fp32-v3.onnx');
   if (fs.existsSync(target)) return target;
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.mkdirSync(dir, { recursive: true });
   const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
   fs.writeFileSync(temp, isnetFp32());
   fs.renameSync(temp, target);
   // Earlier rewrites of the same model (88 MB each) are no longer read.
-  for (const old of fs.readdirSync(path.dirname(target)).filter((f) => EARLIER_FILES.test(f))) {
-    fs.rmSync(path.join(path.dirname(target), old), { force: true });
+  for (const old of fs.readdirSync(dir).filter((f) => EARLIER_FILES.test(f))) {
+    fs.rmSync(path.join(dir, old), { force: true });
   }
   return target;
 }
