@@ -70,10 +70,15 @@ describe('ISNet with a symbolic input size', () => {
     const before = modelCacheDir();
     setModelCacheDir(dir);
     try {
-      for (const f of ['isnet-medium-dynamic.onnx', 'isnet-medium-dynamic-v2.onnx', 'realesrgan-x4.onnx'])
+      for (const f of [
+        'isnet-medium-dynamic.onnx',
+        'isnet-medium-dynamic-v2.onnx',
+        'isnet-medium-fp32-v3.onnx',
+        'realesrgan-x4.onnx',
+      ])
         fs.writeFileSync(path.join(dir, f), 'old');
       const file = isnetModelPath();
-      expect(fs.readdirSync(dir).sort()).toEqual(['isnet-medium-fp32-v3.onnx', 'realesrgan-x4.onnx']);
+      expect(fs.readdirSync(dir).sort()).toEqual(['isnet-medium-fp32-v4.onnx', 'realesrgan-x4.onnx']);
       expect(fs.statSync(file).size).toBeGreaterThan(100e6);
     } finally {
       setModelCacheDir(before);

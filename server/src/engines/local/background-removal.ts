@@ -36,26 +36,18 @@ export default defineEngine('background-removal', {
 
 /**
  * The photo with the subject's own colour at its soft edge (hair, fur), estimated without the old background mixed
- * in (raster/foreground.ts), so that the cut-out on a new background shows no fringe of the old one. Opaque and
- * fully transparent pixels keep the photo's colours exactly.
+ * in (raster/foreground.ts), so that the cut-out on a new background shows no fringe of the old one.
  */
 function decontaminated(photo: RawImage, mask: Uint8Array | Buffer): RawImage {
-  const fg = estimateForeground(photo.data, mask, photo.width, photo.height);
-  const data = Buffer.from(photo.data);
-  for (let i = 0, n = photo.width * photo.height; i < n; i++) {
-    const a = mask[i] as number;
-    if (a === 0 || a === 255) continue;
-    data[i * 3] = fg[i * 3] as number;
-    data[i * 3 + 1] = fg[i * 3 + 1] as number;
-    data[i * 3 + 2] = fg[i * 3 + 2] as number;
-  }
-  return { ...photo, data };
+  return { ...photo, data: Buffer.from(estimateForeground(photo.data, mask, photo.width, photo.height).buffer) };
 }
 
+/** The cut-out: fully transparent pixels hold black, so the removed background cannot be read back from the file. */
 function withAlpha(photo: RawImage, mask: Uint8Array | Buffer): RawImage {
   const n = photo.width * photo.height;
   const rgba = Buffer.alloc(n * 4);
   for (let i = 0; i < n; i++) {
+    if (mask[i] === 0) continue;
     rgba[i * 4] = photo.data[i * 3] as number;
     rgba[i * 4 + 1] = photo.data[i * 3 + 1] as number;
     rgba[i * 4 + 2] = photo.data[i * 3 + 2] as number;

@@ -2,25 +2,27 @@ import onnxProto from 'onnx-proto';
 
 /**
  * ISNet as shipped has its input fixed at 1024x1024, and every upsampling in its decoder (39 `Resize` nodes) was
- * exported with its target height and width folded into a constant. This rewrites each of those constants as the
- * height and width of the tensor the upsampled map is joined with (the `_upsample_like(src, tar)` of the network's
- * source), or of the input for the side outputs, and declares the input's height and width symbolic. At 1024 the
- * model computes exactly what it did; at other sizes (multiples of 32) it runs at that size, so a small crop costs
- * a fraction of a 1024 run (docs/select-object.md).
+ * exported with its target height and width folded into a constant. This declares the input's height and width
+ * symbolic and rewrites those constants, so that at 1024 the model computes exactly what it did and at other sizes
+ * (multiples of 32) it runs at that size: a small crop costs a fraction of a 1024 run (docs/select-object.md).
+ *
+ * - A decoder stage's upsampling (`_upsample_like(src, tar)` in the network's source, then joined with `tar`)
+ *   always doubles: at a multiple of 32 every pooling halves exactly. It becomes a constant x2 scale, which lets
+ *   onnxruntime keep the map in its blocked channel layout through the upsampling instead of converting it out
+ *   and back around each one (docs/models.md, "Speed").
+ * - A side output is upsampled to the input's size, which it reads from the input's shape.
  */
 const { onnx } = onnxProto;
 type Graph = InstanceType<typeof onnx.GraphProto>;
 type Node = Graph['node'][number];
 
-const INT64 = onnx.TensorProto.DataType.INT64;
-
-function int64s(name: string, values: number[]) {
-  const data = new BigInt64Array(values.map(BigInt));
+/** A 1-D constant of int64s or floats. */
+function tensor(name: string, values: BigInt64Array | Float32Array) {
   return onnx.TensorProto.create({
     name,
     dims: [values.length],
-    dataType: INT64,
-    rawData: new Uint8Array(data.buffer),
+    dataType: values instanceof Float32Array ? onnx.TensorProto.DataType.FLOAT : onnx.TensorProto.DataType.INT64,
+    rawData: new Uint8Array(values.buffer),
   });
 }
 
@@ -51,16 +53,14 @@ export function withDynamicSize(bytes: Uint8Array): Uint8Array {
   const consumers = new Map<string, Node[]>();
   for (const n of graph.node) for (const i of n.input ?? []) consumers.set(i, [...(consumers.get(i) ?? []), n]);
   // The fp16 model wraps its Resizes in Casts: look through them.
-  const usersOf = (name: string): { node: Node; via: string }[] =>
-    (consumers.get(name) ?? []).flatMap((n) =>
-      n.opType === 'Cast' ? usersOf(n.output?.[0] as string) : [{ node: n, via: name }],
-    );
-  const uncast = (name: string): string => {
-    const p = producer.get(name);
-    return p?.opType === 'Cast' ? uncast(p.input?.[0] as string) : name;
-  };
+  const usersOf = (name: string): Node[] =>
+    (consumers.get(name) ?? []).flatMap((n) => (n.opType === 'Cast' ? usersOf(n.output?.[0] as string) : [n]));
 
-  graph.initializer.push(int64s('dynamic_size.start', [2]), int64s('dynamic_size.end', [4]));
+  graph.initializer.push(
+    tensor('dynamic_size.start', new BigInt64Array([2n])),
+    tensor('dynamic_size.end', new BigInt64Array([4n])),
+    tensor('dynamic_size.double', new Float32Array([1, 1, 2, 2])),
+  );
   const added: Node[] = [];
   const resizes = graph.node.filter((n) => n.opType === 'Resize');
   for (const [k, resize] of resizes.entries()) {
@@ -68,15 +68,15 @@ export function withDynamicSize(bytes: Uint8Array): Uint8Array {
     if (sizes?.opType !== 'Concat' || sizes.input?.length !== 2) throw new Error('ISNet graph: unexpected Resize');
     // A decoder stage joins the upsampled map with one other of the size wanted; the side outputs are not joined
     // that way (only all six at the end), and are upsampled to the input's size.
-    const join = usersOf(resize.output?.[0] as string).find(
-      (u) => u.node.opType === 'Concat' && u.node.input?.length === 2,
-    );
-    const other = join?.node.input?.find((i) => i !== join.via);
-    const target = other ? uncast(other) : input;
+    const joined = usersOf(resize.output?.[0] as string).some((u) => u.opType === 'Concat' && u.input?.length === 2);
+    if (joined) {
+      resize.input = [resize.input?.[0] as string, '', 'dynamic_size.double'];
+      continue;
+    }
     const shape = `dynamic_size.${k}.shape`;
     const hw = `dynamic_size.${k}.hw`;
     added.push(
-      onnx.NodeProto.create({ opType: 'Shape', input: [target], output: [shape], name: shape }),
+      onnx.NodeProto.create({ opType: 'Shape', input: [input], output: [shape], name: shape }),
       onnx.NodeProto.create({
         opType: 'Slice',
         input: [shape, 'dynamic_size.start', 'dynamic_size.end'],
@@ -86,13 +86,12 @@ export function withDynamicSize(bytes: Uint8Array): Uint8Array {
     );
     (sizes.input as string[])[1] = hw;
   }
-  // The folded sizes are read by nothing now.
-  const read = new Set(graph.node.flatMap((n) => n.input ?? []));
-  const kept = graph.node.filter((n) => n.opType !== 'Constant' || read.has(n.output?.[0] as string));
   graph.node = sorted(
-    [...added, ...kept],
+    [...added, ...graph.node],
     [...graph.input.map((i) => i.name as string), ...graph.initializer.map((t) => t.name as string)],
   );
+  // The folded sizes, and the doubling stages' size computations, are read by nothing now.
+  prune(graph);
   for (const value of [graph.input[0], ...graph.output]) {
     const dims = value?.type?.tensorType?.shape?.dim;
     if (dims?.length !== 4) continue;
@@ -113,8 +112,14 @@ export function withDynamicSize(bytes: Uint8Array): Uint8Array {
 export function withMaskOnly(bytes: Uint8Array): Uint8Array {
   const model = onnx.ModelProto.decode(bytes);
   const graph = model.graph as Graph;
-  const mask = graph.output[0]?.name as string;
-  const needed = new Set([mask]);
+  graph.output = graph.output.slice(0, 1);
+  prune(graph);
+  return onnx.ModelProto.encode(model).finish();
+}
+
+/** Drops every node and weight that no graph output needs (the nodes in topological order). */
+function prune(graph: Graph): void {
+  const needed = new Set(graph.output.map((o) => o.name as string));
   const kept: Node[] = [];
   for (const n of [...graph.node].reverse()) {
     if (!(n.output ?? []).some((o) => needed.has(o))) continue;
@@ -122,9 +127,7 @@ export function withMaskOnly(bytes: Uint8Array): Uint8Array {
     for (const i of n.input ?? []) needed.add(i);
   }
   graph.node = kept.reverse();
-  graph.output = graph.output.filter((o) => o.name === mask);
   graph.initializer = graph.initializer.filter((t) => needed.has(t.name as string));
-  return onnx.ModelProto.encode(model).finish();
 }
 
 const FLOAT16 = onnx.TensorProto.DataType.FLOAT16;

@@ -43,18 +43,18 @@ export function isnetFp32(): Uint8Array {
 }
 
 /** Files of earlier versions of isnetModelPath(). */
-const EARLIER_FILES = /^isnet-medium-dynamic(-v\d+)?\.onnx$/;
+const EARLIER_FILES = /^isnet-medium-(dynamic(-v\d+)?|fp32-v3)\.onnx$/;
 
-/** isnetFp32() written once to `<modelCacheDir>/isnet-medium-fp32-v3.onnx` (atomically); its path. */
+/** isnetFp32() written once to `<modelCacheDir>/isnet-medium-fp32-v4.onnx` (atomically); its path. */
 export function isnetModelPath(): string {
   const dir = modelCacheDir();
-  const target = path.join(dir, 'isnet-medium-fp32-v3.onnx');
+  const target = path.join(dir, 'isnet-medium-fp32-v4.onnx');
   if (fs.existsSync(target)) return target;
   fs.mkdirSync(dir, { recursive: true });
   const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
   fs.writeFileSync(temp, isnetFp32());
   fs.renameSync(temp, target);
-  // Earlier rewrites of the same model (88 MB each) are no longer read.
+  // Earlier rewrites of the same model (88-176 MB each) are no longer read.
   for (const old of fs.readdirSync(dir).filter((f) => EARLIER_FILES.test(f))) {
     fs.rmSync(path.join(dir, old), { force: true });
   }
@@ -109,6 +109,7 @@ export async function salientMask(img: RawImage, threads: number, side = RESOLUT
   const out = result[outputName]?.data as Float32Array;
   const mask = Buffer.alloc(plane);
   for (let i = 0; i < plane; i++) mask[i] = Math.max(0, Math.min(255, Math.round((out[i] as number) * 255)));
+  if (img.width === side && img.height === side) return mask;
   return sharp(mask, { raw: { width: side, height: side, channels: 1 } })
     .resize(img.width, img.height, { fit: 'fill', kernel: 'linear' })
     .extractChannel(0)

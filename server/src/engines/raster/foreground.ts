@@ -21,24 +21,63 @@ export interface ForegroundOptions {
   smallSize?: number;
 }
 
-/** Nearest-neighbour resize of an interleaved float image (`channels` per pixel). */
-function resizeNearest(src: Float32Array, w0: number, h0: number, w: number, h: number, channels: number) {
+/** x / 255 as a float32, for every byte value. */
+const UNIT = Float32Array.from({ length: 256 }, (_, v) => v / 255);
+
+/** For each of `size` output positions, the index of its nearest-neighbour source among `from`. */
+function nearestIndex(from: number, size: number): Int32Array {
+  const at = new Int32Array(size);
+  for (let x = 0; x < size; x++) at[x] = Math.min(from - 1, Math.floor((x * from) / size));
+  return at;
+}
+
+/**
+ * Nearest-neighbour resize of an interleaved image of `channels` (1 or 3) per pixel: floats, or bytes read as
+ * 0..1 (then written out by channel count: one generic loop over both kinds was 5-10x slower). Floats at the same
+ * size come back as they are (not a copy).
+ */
+function resizeNearest(
+  src: Float32Array | Uint8Array,
+  w0: number,
+  h0: number,
+  w: number,
+  h: number,
+  channels: 1 | 3,
+): Float32Array {
+  if (src instanceof Float32Array && w === w0 && h === h0) return src;
   const out = new Float32Array(w * h * channels);
+  const xs = nearestIndex(w0, w);
+  const ys = nearestIndex(h0, h);
+  let d = 0;
   for (let y = 0; y < h; y++) {
-    const sy = Math.min(h0 - 1, Math.floor((y * h0) / h));
-    for (let x = 0; x < w; x++) {
-      const sx = Math.min(w0 - 1, Math.floor((x * w0) / w));
-      const s = (sy * w0 + sx) * channels;
-      const d = (y * w + x) * channels;
-      for (let c = 0; c < channels; c++) out[d + c] = src[s + c] as number;
+    const row = (ys[y] as number) * w0;
+    if (src instanceof Float32Array) {
+      for (let x = 0; x < w; x++) {
+        const s = (row + (xs[x] as number)) * channels;
+        out[d++] = src[s] as number;
+        if (channels === 3) {
+          out[d++] = src[s + 1] as number;
+          out[d++] = src[s + 2] as number;
+        }
+      }
+    } else {
+      for (let x = 0; x < w; x++) {
+        const s = (row + (xs[x] as number)) * channels;
+        out[d++] = UNIT[src[s] as number] as number;
+        if (channels === 3) {
+          out[d++] = UNIT[src[s + 1] as number] as number;
+          out[d++] = UNIT[src[s + 2] as number] as number;
+        }
+      }
     }
   }
   return out;
 }
 
 /**
- * The foreground colour (RGB, 0-255, interleaved) of an RGB photo (`rgb`, 3 bytes a pixel) under `alpha` (one byte a
- * pixel), at the photo's size.
+ * The photo (`rgb`, 3 bytes a pixel) with the subject's own colour at its soft edge: at every pixel whose `alpha`
+ * (one byte a pixel) is strictly between 0 and 255, the foreground colour estimated there; elsewhere the photo's
+ * colour, unchanged.
  */
 export function estimateForeground(
   rgb: Uint8Array,
@@ -52,22 +91,17 @@ export function estimateForeground(
   const smallIterations = opts.smallIterations ?? 10;
   const bigIterations = opts.bigIterations ?? 2;
   const smallSize = opts.smallSize ?? 32;
-  const n = width * height;
-  const image = new Float32Array(n * 3);
-  for (let i = 0; i < n * 3; i++) image[i] = (rgb[i] as number) / 255;
-  const alphaF = new Float32Array(n);
-  for (let i = 0; i < n; i++) alphaF[i] = (alpha[i] as number) / 255;
 
   const levels = Math.ceil(Math.log2(Math.max(width, height)));
-  let F = new Float32Array(3);
-  let B = new Float32Array(3);
+  let F: Float32Array = new Float32Array(3);
+  let B: Float32Array = new Float32Array(3);
   let pw = 1;
   let ph = 1;
   for (let level = 0; level <= levels; level++) {
     const w = Math.max(1, Math.round(width ** (level / levels)));
     const h = Math.max(1, Math.round(height ** (level / levels)));
-    const I = resizeNearest(image, width, height, w, h, 3);
-    const A = resizeNearest(alphaF, width, height, w, h, 1);
+    const I = resizeNearest(rgb, width, height, w, h, 3);
+    const A = resizeNearest(alpha, width, height, w, h, 1);
     F = resizeNearest(F, pw, ph, w, h, 3);
     B = resizeNearest(B, pw, ph, w, h, 3);
     pw = w;
@@ -76,11 +110,19 @@ export function estimateForeground(
     // On the large levels only the soft edge and its neighbours are swept: elsewhere the answer is not used (an
     // opaque pixel keeps the photo's colour, a transparent one shows nothing), and the coarser levels have already
     // carried the colours there, so the edge's neighbours hold good boundary values.
-    const pixels = w * h > BAND_ONLY_PIXELS ? softBand(A, w, h) : undefined;
+    const band = w * h > BAND_ONLY_PIXELS ? softBand(A, w, h) : undefined;
+    const pixels = band && band.length < w * h ? band : undefined;
     for (let it = 0; it < iterations; it++) sweep(I, A, F, B, w, h, eps, gw, pixels);
   }
-  const out = new Uint8Array(n * 3);
-  for (let i = 0; i < n * 3; i++) out[i] = Math.round((F[i] as number) * 255);
+  const out = new Uint8Array(width * height * 3);
+  out.set(rgb.subarray(0, out.length));
+  for (let i = 0, n = width * height; i < n; i++) {
+    const a = alpha[i] as number;
+    if (a === 0 || a === 255) continue;
+    out[i * 3] = Math.round((F[i * 3] as number) * 255);
+    out[i * 3 + 1] = Math.round((F[i * 3 + 1] as number) * 255);
+    out[i * 3 + 2] = Math.round((F[i * 3 + 2] as number) * 255);
+  }
   return out;
 }
 
@@ -89,26 +131,34 @@ const BAND_ONLY_PIXELS = 256 * 256;
 
 /** Pixels whose alpha, or a 4-neighbour's, is strictly between 0 and 1, in scan order. */
 function softBand(A: Float32Array, w: number, h: number): Int32Array {
-  const soft = (i: number) => (A[i] as number) > 0 && (A[i] as number) < 1;
-  const out: number[] = [];
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
+  const n = w * h;
+  const soft = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const a = A[i] as number;
+    if (a > 0 && a < 1) soft[i] = 1;
+  }
+  const band = new Int32Array(n);
+  let count = 0;
+  for (let y = 0, i = 0; y < h; y++) {
+    for (let x = 0; x < w; x++, i++) {
       if (
-        soft(i) ||
-        (x > 0 && soft(i - 1)) ||
-        (x < w - 1 && soft(i + 1)) ||
-        (y > 0 && soft(i - w)) ||
-        (y < h - 1 && soft(i + w))
+        soft[i] ||
+        (x > 0 && soft[i - 1]) ||
+        (x < w - 1 && soft[i + 1]) ||
+        (y > 0 && soft[i - w]) ||
+        (y < h - 1 && soft[i + w])
       ) {
-        out.push(i);
+        band[count++] = i;
       }
     }
   }
-  return Int32Array.from(out);
+  return band.subarray(0, count);
 }
 
-/** One Gauss-Seidel sweep, in place, over every pixel or over `pixels` (in scan order). */
+/**
+ * One Gauss-Seidel sweep, in place, over every pixel or over `pixels` (in scan order). Written out by hand (no
+ * inner loop or helper per pixel): it is the estimate's hot loop.
+ */
 function sweep(
   I: Float32Array,
   A: Float32Array,
@@ -121,51 +171,84 @@ function sweep(
   pixels?: Int32Array,
 ): void {
   const count = pixels ? pixels.length : w * h;
+  let x = -1;
+  let y = 0;
   for (let n = 0; n < count; n++) {
-    {
-      const i = pixels ? (pixels[n] as number) : n;
-      const x = i % w;
-      const y = (i - x) / w;
-      const a0 = A[i] as number;
-      const a1 = 1 - a0;
-      let a00 = a0 * a0;
-      const a01 = a0 * a1;
-      let a11 = a1 * a1;
-      const p = i * 3;
-      let f0 = a0 * (I[p] as number);
-      let f1 = a0 * (I[p + 1] as number);
-      let f2 = a0 * (I[p + 2] as number);
-      let b0 = a1 * (I[p] as number);
-      let b1 = a1 * (I[p + 1] as number);
-      let b2 = a1 * (I[p + 2] as number);
-      for (let k = 0; k < 4; k++) {
-        // At the border the pixel is its own neighbour (as in the reference implementation): the system stays
-        // regular even where alpha is 0 or 1 and no neighbour exists (a 1x1 level).
-        const nx = k === 0 ? Math.max(0, x - 1) : k === 1 ? Math.min(w - 1, x + 1) : x;
-        const ny = k === 2 ? Math.max(0, y - 1) : k === 3 ? Math.min(h - 1, y + 1) : y;
-        const j = ny * w + nx;
-        const weight = eps + gw * Math.abs(a0 - (A[j] as number));
-        const q = j * 3;
-        f0 += weight * (F[q] as number);
-        f1 += weight * (F[q + 1] as number);
-        f2 += weight * (F[q + 2] as number);
-        b0 += weight * (B[q] as number);
-        b1 += weight * (B[q + 1] as number);
-        b2 += weight * (B[q + 2] as number);
-        a00 += weight;
-        a11 += weight;
-      }
-      const inv = 1 / (a00 * a11 - a01 * a01);
-      const m00 = inv * a11;
-      const m01 = -inv * a01;
-      const m11 = inv * a00;
-      F[p] = clamp01(m00 * f0 + m01 * b0);
-      F[p + 1] = clamp01(m00 * f1 + m01 * b1);
-      F[p + 2] = clamp01(m00 * f2 + m01 * b2);
-      B[p] = clamp01(m01 * f0 + m11 * b0);
-      B[p + 1] = clamp01(m01 * f1 + m11 * b1);
-      B[p + 2] = clamp01(m01 * f2 + m11 * b2);
+    let i = n;
+    if (pixels) {
+      i = pixels[n] as number;
+      x = i % w;
+      y = (i - x) / w;
+    } else if (++x === w) {
+      x = 0;
+      y++;
     }
+    // At the border the pixel is its own neighbour (as in the reference implementation): the system stays regular
+    // even where alpha is 0 or 1 and no neighbour exists (a 1x1 level).
+    const left = x > 0 ? i - 1 : i;
+    const right = x < w - 1 ? i + 1 : i;
+    const up = y > 0 ? i - w : i;
+    const down = y < h - 1 ? i + w : i;
+    const a0 = A[i] as number;
+    const a1 = 1 - a0;
+    const wl = eps + gw * Math.abs(a0 - (A[left] as number));
+    const wr = eps + gw * Math.abs(a0 - (A[right] as number));
+    const wu = eps + gw * Math.abs(a0 - (A[up] as number));
+    const wd = eps + gw * Math.abs(a0 - (A[down] as number));
+    const p = i * 3;
+    const l = left * 3;
+    const r = right * 3;
+    const u = up * 3;
+    const d = down * 3;
+    const f0 =
+      a0 * (I[p] as number) +
+      wl * (F[l] as number) +
+      wr * (F[r] as number) +
+      wu * (F[u] as number) +
+      wd * (F[d] as number);
+    const f1 =
+      a0 * (I[p + 1] as number) +
+      wl * (F[l + 1] as number) +
+      wr * (F[r + 1] as number) +
+      wu * (F[u + 1] as number) +
+      wd * (F[d + 1] as number);
+    const f2 =
+      a0 * (I[p + 2] as number) +
+      wl * (F[l + 2] as number) +
+      wr * (F[r + 2] as number) +
+      wu * (F[u + 2] as number) +
+      wd * (F[d + 2] as number);
+    const b0 =
+      a1 * (I[p] as number) +
+      wl * (B[l] as number) +
+      wr * (B[r] as number) +
+      wu * (B[u] as number) +
+      wd * (B[d] as number);
+    const b1 =
+      a1 * (I[p + 1] as number) +
+      wl * (B[l + 1] as number) +
+      wr * (B[r + 1] as number) +
+      wu * (B[u + 1] as number) +
+      wd * (B[d + 1] as number);
+    const b2 =
+      a1 * (I[p + 2] as number) +
+      wl * (B[l + 2] as number) +
+      wr * (B[r + 2] as number) +
+      wu * (B[u + 2] as number) +
+      wd * (B[d + 2] as number);
+    const a00 = a0 * a0 + wl + wr + wu + wd;
+    const a01 = a0 * a1;
+    const a11 = a1 * a1 + wl + wr + wu + wd;
+    const inv = 1 / (a00 * a11 - a01 * a01);
+    const m00 = inv * a11;
+    const m01 = -inv * a01;
+    const m11 = inv * a00;
+    F[p] = clamp01(m00 * f0 + m01 * b0);
+    F[p + 1] = clamp01(m00 * f1 + m01 * b1);
+    F[p + 2] = clamp01(m00 * f2 + m01 * b2);
+    B[p] = clamp01(m01 * f0 + m11 * b0);
+    B[p + 1] = clamp01(m01 * f1 + m11 * b1);
+    B[p + 2] = clamp01(m01 * f2 + m11 * b2);
   }
 }
 
