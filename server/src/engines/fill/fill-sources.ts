@@ -48,9 +48,10 @@ const OPPOSITE = 7;
 const SEPARATION = 1.35;
 /**
  * In that separation, a group darker than a background group along the background's own colour (the same colour in
- * less light: a shadow, shade under a tree, a tree line against a lit field) counts at this share of its distance:
- * a darker version of the background down to about a third of its brightness stays background. A lighter group
- * counts in full (a white model by a beige wall is an object).
+ * less light: a shadow, shade under a tree, a tree line against a lit field) counts at this share of its distance.
+ * How dark a shade may be depends on the groups' spreads: finely grained sand at 0.6 of the light stays
+ * background, and so does a grey tree line at 0.65 of the sky's grey (spreads 16-18); at half the light the sand's
+ * shadow is still an object. A lighter group counts in full (a white model by a beige wall is an object).
  */
 const SHADE_WEIGHT = 0.35;
 /**
