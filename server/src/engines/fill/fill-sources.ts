@@ -42,16 +42,16 @@ const BINS = 16;
 const OPPOSITE = 7;
 /**
  * An object's group lies at least this many (summed) spreads from every background group's mean colour (measured by
- * colourSeparation): at 1.5 a white model rocket by a beige wall (1.41 apart in plain RGB) was taken for background and pasted
- * into the hole.
+ * colourSeparation): at 1.5 a white model rocket by a beige wall (1.41 apart in plain RGB) was taken for background
+ * and pasted into the hole.
  */
 const SEPARATION = 1.35;
 /**
  * In that separation, a group darker than a background group along the background's own colour (the same colour in
  * less light: a shadow, shade under a tree, a tree line against a lit field) counts at this share of its distance.
  * How dark a shade may be depends on the groups' spreads: finely grained sand at 0.6 of the light stays
- * background, and so does a grey tree line at 0.65 of the sky's grey (spreads 16-18); at half the light the sand's
- * shadow is still an object. A lighter group counts in full (a white model by a beige wall is an object).
+ * background, and so does a grey tree line at 0.65 of the ground's grey (spreads 16-18); at half the light the
+ * sand's shadow is still an object. A lighter group counts in full (a white model by a beige wall is an object).
  */
 const SHADE_WEIGHT = 0.35;
 /**
