@@ -70,4 +70,50 @@ describe('sources that belong to the background (fill/fill-sources.ts)', () => {
     expect(pasted).toBeGreaterThan(0.03);
     expect(kept).toBeLessThan(0.01);
   });
+
+  it('fills a blob over the corner of a shadow with shadow where the shadow continues, not with lit ground', () => {
+    // Sandy ground with a grain of +-15 %, and a shadow (the same colour at 0.6 of the light) over the corner x < 100,
+    // y > 80; the blob is centred just off the corner, so the shadow is a quarter of its ring, on one side only.
+    const rnd = seededRandom(11);
+    const data = Buffer.alloc(W * H * 3);
+    const inShadow = (x: number, y: number) => x < 100 && y > 80;
+    const shade = 0.6;
+    for (let i = 0; i < W * H; i++) {
+      const x = i % W;
+      const y = Math.floor(i / W);
+      const k = (1 + (rnd() - 0.5) * 0.3) * (inShadow(x, y) ? shade : 1);
+      data[i * 3] = Math.round(190 * k);
+      data[i * 3 + 1] = Math.round(160 * k);
+      data[i * 3 + 2] = Math.round(115 * k);
+    }
+    const hole = Buffer.alloc(W * H);
+    for (let i = 0; i < W * H; i++) {
+      if (((i % W) - 96) ** 2 + (Math.floor(i / W) - 84) ** 2 <= 16 * 16) hole[i] = 255;
+    }
+    const fill = luma(
+      inpaint({ data, width: W, height: H, channels: 3 }, { data: hole, width: W, height: H, channels: 1 }).image,
+    );
+    // Luma halfway between shadow and light; pixels more than 4 px inside the shadow, and more than 4 px out of it.
+    const mid = ((0.3 * 190 + 0.59 * 160 + 0.11 * 115) * (1 + shade)) / 2;
+    let shadowPx = 0;
+    let litInShadow = 0;
+    let litPx = 0;
+    let darkInLight = 0;
+    for (let i = 0; i < W * H; i++) {
+      if (!hole[i]) continue;
+      const x = i % W;
+      const y = Math.floor(i / W);
+      if (x < 96 && y > 84) {
+        shadowPx++;
+        if ((fill[i] as number) > mid) litInShadow++;
+      } else if (x > 104 || y < 76) {
+        litPx++;
+        if ((fill[i] as number) < mid) darkInLight++;
+      }
+    }
+    console.log('shadow pixels filled lit', litInShadow / shadowPx, 'lit pixels filled dark', darkInLight / litPx);
+    // Taking the shadow for a neighbouring object filled 80 % of its corner with lit ground.
+    expect(litInShadow / shadowPx).toBeLessThan(0.05);
+    expect(darkInLight / litPx).toBeLessThan(0.05);
+  });
 });

@@ -4,7 +4,8 @@
  * because it sits on the hole's border. Here the colours on the hole's ring are grouped (k-means on the local mean
  * colour), and a group is taken for a neighbouring object when it covers a small part of the ring on one side only:
  * background surrounds the hole (the largest group, or any group over a third of the ring), and a structure that
- * crosses the hole (a horizon, a mast, a stripe) shows on opposite sides of it. Pixels of the photo nearer to an
+ * crosses the hole (a horizon, a mast, a stripe) shows on opposite sides of it; a group of the background's colour
+ * in less light (a shadow, a tree line) is a shade of it, not an object. Pixels of the photo nearer to an
  * object group than to every background group are "foreign": patches holding one are not copied, and the fill's
  * seam to the foreign pixels on the ring is left free in the blend, so the object's colour is not smeared in.
  */
@@ -40,10 +41,24 @@ const MIN_SHARE = 0.04;
 const BINS = 16;
 const OPPOSITE = 7;
 /**
- * An object's group lies at least this many (summed) spreads from every background group's mean colour: at 1.5 a white
- * model rocket by a beige wall (1.41 apart) was taken for background and pasted into the hole.
+ * An object's group lies at least this many (summed) spreads from every background group's mean colour (measured by
+ * colourSeparation): at 1.5 a white model rocket by a beige wall (1.41 apart in plain RGB) was taken for background
+ * and pasted into the hole.
  */
 const SEPARATION = 1.35;
+/**
+ * In that separation, a group darker than a background group along the background's own colour (the same colour in
+ * less light: a shadow, shade under a tree, a tree line against a lit field) counts at this share of its distance.
+ * How dark a shade may be depends on the groups' spreads: finely grained sand at 0.6 of the light stays
+ * background, and so does a grey tree line at 0.65 of the ground's grey (spreads 16-18); at half the light the
+ * sand's shadow is still an object. A lighter group counts in full (a white model by a beige wall is an object).
+ */
+const SHADE_WEIGHT = 0.35;
+/**
+ * ... and a difference across the background's colour (another hue or saturation: an orange saucer on brown wood)
+ * counts this many times: a shade keeps its colour, an object brings its own.
+ */
+const HUE_WEIGHT = 1.5;
 /** A pixel is foreign when its distance to an object group, in units of that group's spread, is under this. */
 const MAX_SPREAD = 3;
 /** Hole pixels this close to an object (pixels) may still be filled from it. */
@@ -289,17 +304,34 @@ function ringGroups(ring: number[], mean: Float32Array, w: number, ox: number, o
     });
   const kept = out.filter((g) => g === main || g.share >= BACKGROUND_SHARE || !mixes(g));
   // An object stands apart from the background in colour: a group within SEPARATION spreads of a background group
-  // is a shade of the background (grass in light, a tree line at the horizon) and stays a source.
+  // is a shade of the background (grass in light, a tree line at the horizon, a shadow on the ground) and stays a
+  // source. The distance weighs a darker shade of the background's own colour lightly and a change of hue heavily
+  // (colourSeparation).
   for (const g of kept) {
     if (g.background || g.share < MIN_SHARE) continue;
     g.foreign = kept.every(
-      (b) =>
-        !b.background ||
-        Math.hypot(...[0, 1, 2].map((c) => (g.mean[c] as number) - (b.mean[c] as number))) >=
-          SEPARATION * (g.spread + b.spread),
+      (b) => !b.background || colourSeparation(g.mean, b.mean) >= SEPARATION * (g.spread + b.spread),
     );
   }
   return kept;
+}
+
+/**
+ * How far colour `g` lies from a background colour `b`, in levels: the difference is split into its part along `b`
+ * (lighter or darker, the same colour) and its part across `b` (another hue), weighted by SHADE_WEIGHT when `g` is
+ * darker and by HUE_WEIGHT across. For grey backgrounds the part across is the tint.
+ */
+function colourSeparation(g: readonly number[], b: readonly number[]): number {
+  const b0 = b[0] as number;
+  const b1 = b[1] as number;
+  const b2 = b[2] as number;
+  const len = Math.hypot(b0, b1, b2) || 1;
+  const d0 = (g[0] as number) - b0;
+  const d1 = (g[1] as number) - b1;
+  const d2 = (g[2] as number) - b2;
+  const along = (d0 * b0 + d1 * b1 + d2 * b2) / len;
+  const across = Math.hypot(d0 - (along * b0) / len, d1 - (along * b1) / len, d2 - (along * b2) / len);
+  return Math.hypot(along < 0 ? SHADE_WEIGHT * along : along, HUE_WEIGHT * across);
 }
 
 /** The sum over [x0, x1) x [y0, y1) from an integral image of row length W. */
