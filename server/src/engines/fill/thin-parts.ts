@@ -41,10 +41,23 @@ export function thinParts(mask: Uint8Array, w: number, h: number, radius: number
   return thin;
 }
 
+/** How a stroke's patch fill is pulled toward its membrane fill (smoothThin). */
+export interface ThinBlend {
+  /** Gauss-Seidel sweeps of Laplace's equation for the membrane. */
+  sweeps: number;
+  /** Share of the patch fill's local mean (box of radius `radius`) kept over the membrane: the broad shading. */
+  keepShading: number;
+  /** Share of the patch fill's detail (itself less its local mean) added back: the grain. */
+  keepDetail: number;
+  radius: number;
+}
+
 /**
- * Smooths the colour (the first three of `nc` floats per pixel) of the `thin` pixels in place by `sweeps`
- * Gauss-Seidel sweeps of Laplace's equation, the known pixels around them fixed: toward the membrane fill that
- * continues the stroke's two sides smoothly into each other.
+ * Pulls the colour (the first three of `nc` floats per pixel) of the `thin` pixels in place toward the membrane
+ * fill that continues the stroke's two sides smoothly into each other (`sweeps` Gauss-Seidel sweeps of Laplace's
+ * equation, the known pixels around them fixed). The patch fill is split at a box of radius `radius` (known pixels
+ * included): its broad shading is weighed against the membrane by `keepShading`, its detail is added back by
+ * `keepDetail`. With both equal, the result is that share of the patch fill over the membrane.
  */
 export function smoothThin(
   img: Float32Array,
@@ -52,11 +65,11 @@ export function smoothThin(
   w: number,
   h: number,
   thin: Uint8Array,
-  sweeps: number,
-  keep: number,
+  { sweeps, keepShading, keepDetail, radius: rho }: ThinBlend,
 ): void {
   const pixels: number[] = [];
-  for (let p = 0; p < thin.length; p++) if (thin[p]) pixels.push(p);
+  const pixelIndex = new Int32Array(thin.length).fill(-1);
+  for (let p = 0; p < thin.length; p++) if (thin[p]) pixelIndex[p] = pixels.push(p) - 1;
   const patch = Float32Array.from(
     pixels.flatMap((p) => [img[p * nc] as number, img[p * nc + 1] as number, img[p * nc + 2] as number]),
   );
@@ -76,10 +89,40 @@ export function smoothThin(
       }
     }
   }
+  // The patch fill's local mean (box of radius rho, known pixels included) at every stroke pixel.
+  const low = new Float32Array(3 * pixels.length);
+  for (const [k, p] of pixels.entries()) {
+    const x = p % w;
+    const y = (p - x) / w;
+    let cnt = 0;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    for (let yy = Math.max(0, y - rho); yy <= Math.min(h - 1, y + rho); yy++) {
+      for (let xx = Math.max(0, x - rho); xx <= Math.min(w - 1, x + rho); xx++) {
+        const q = yy * w + xx;
+        const kq = pixelIndex[q] as number;
+        if (kq >= 0) {
+          s0 += patch[3 * kq] as number;
+          s1 += patch[3 * kq + 1] as number;
+          s2 += patch[3 * kq + 2] as number;
+        } else {
+          s0 += img[q * nc] as number;
+          s1 += img[q * nc + 1] as number;
+          s2 += img[q * nc + 2] as number;
+        }
+        cnt++;
+      }
+    }
+    low[3 * k] = s0 / cnt;
+    low[3 * k + 1] = s1 / cnt;
+    low[3 * k + 2] = s2 / cnt;
+  }
   for (const [k, p] of pixels.entries()) {
     for (let c = 0; c < 3; c++) {
       const smooth = img[p * nc + c] as number;
-      img[p * nc + c] = smooth + keep * ((patch[3 * k + c] as number) - smooth);
+      const l = low[3 * k + c] as number;
+      img[p * nc + c] = smooth + keepShading * (l - smooth) + keepDetail * ((patch[3 * k + c] as number) - l);
     }
   }
 }
