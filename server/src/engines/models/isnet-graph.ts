@@ -4,10 +4,10 @@ import onnxProto from 'onnx-proto';
  * ISNet as shipped has its input fixed at 1024x1024, and every upsampling in its decoder (39 `Resize` nodes) was
  * exported with its target height and width folded into a constant. This declares the input's height and width
  * symbolic and rewrites those constants, so that at 1024 the model computes exactly what it did and at other sizes
- * (multiples of 32) it runs at that size: a small crop costs a fraction of a 1024 run (docs/select-object.md).
+ * (multiples of 64) it runs at that size: a small crop costs a fraction of a 1024 run (docs/select-object.md).
  *
  * - A decoder stage's upsampling (`_upsample_like(src, tar)` in the network's source, then joined with `tar`)
- *   always doubles: at a multiple of 32 every pooling halves exactly. It becomes a constant x2 scale, which lets
+ *   always doubles: at a multiple of 64 every halving (a stride-2 convolution, then five poolings) is exact. It becomes a constant x2 scale, which lets
  *   onnxruntime keep the map in its blocked channel layout through the upsampling instead of converting it out
  *   and back around each one (docs/models.md, "Speed").
  * - A side output is upsampled to the input's size, which it reads from the input's shape.

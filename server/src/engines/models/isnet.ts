@@ -5,6 +5,7 @@ import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import type { RawImage } from '../raster/image.js';
 import { withDynamicSize, withFloat32, withMaskOnly } from './isnet-graph.js';
+import { ISNET_SIDE_STEP } from './isnet-side.js';
 import { modelCacheDir } from './model-cache.js';
 
 /**
@@ -87,9 +88,11 @@ export async function releaseIsnet(): Promise<void> {
 
 /**
  * Returns the subject's soft mask (one channel, 0–255) at the image's own size. The model sees the image at
- * `side` x `side` (a multiple of 32; 1024, its training size, unless a caller knows a smaller one does as well).
+ * `side` x `side`: 1024, its training size, unless a caller knows a smaller one does as well; a multiple of
+ * ISNET_SIDE_STEP.
  */
 export async function salientMask(img: RawImage, threads: number, side = RESOLUTION): Promise<Buffer> {
+  if (side % ISNET_SIDE_STEP !== 0) throw new Error(`ISNet: side ${side} is not a multiple of ${ISNET_SIDE_STEP}`);
   const model = await getSession(threads);
   const { data } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
     .removeAlpha()

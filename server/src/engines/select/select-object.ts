@@ -1,3 +1,4 @@
+import { ISNET_SIDE_STEP } from '../models/isnet-side.js';
 import { clampRect, cropRaw, maskBox, padBox, type Rect } from '../raster/geometry.js';
 import type { RawImage } from '../raster/image.js';
 import { dilate } from '../raster/morphology.js';
@@ -47,12 +48,12 @@ export const REUSE_WITHIN = 0.125;
 export const CLICK_MODEL_SIDES = { min: 512, max: 1024 } as const;
 
 /**
- * The side the model sees a crop of this size at: the crop's own long side (rounded up to a multiple of 32, as
- * the network halves it five times), within CLICK_MODEL_SIDES. A crop smaller than 1024 px is no longer enlarged to
+ * The side the model sees a crop of this size at: the crop's own long side (rounded up to a multiple of
+ * ISNET_SIDE_STEP), within CLICK_MODEL_SIDES. A crop smaller than 1024 px is no longer enlarged to
  * 1024, which costs about (side / 1024)² of a full run.
  */
 export function clickModelSide(width: number, height: number): number {
-  const own = Math.ceil(Math.max(width, height) / 32) * 32;
+  const own = Math.ceil(Math.max(width, height) / ISNET_SIDE_STEP) * ISNET_SIDE_STEP;
   return Math.min(CLICK_MODEL_SIDES.max, Math.max(CLICK_MODEL_SIDES.min, own));
 }
 
