@@ -58,6 +58,34 @@ function pastedCoin(fill: RawImage, hole: RawImage): number {
   return bright / n;
 }
 
+/** Sandy ground (190,160,115) with a grain of +-15 % of the light; `light(x, y)` scales it, `smooth(x, y)` paints a
+ * smooth patch of that colour at that share of the light instead (+-1 level), or returns 0 for ground. */
+function sand(seed: number, light: (x: number, y: number) => number, smooth: (x: number, y: number) => number): Buffer {
+  const rnd = seededRandom(seed);
+  const data = Buffer.alloc(W * H * 3);
+  for (let i = 0; i < W * H; i++) {
+    const x = i % W;
+    const y = Math.floor(i / W);
+    const flat = smooth(x, y);
+    const grain = rnd() - 0.5;
+    const k = flat > 0 ? flat + grain / 128 : (1 + grain * 0.3) * light(x, y);
+    data[i * 3] = Math.round(190 * k);
+    data[i * 3 + 1] = Math.round(160 * k);
+    data[i * 3 + 2] = Math.round(115 * k);
+  }
+  return data;
+}
+
+/** A round blob of radius 16 at (cx, cy). */
+function disc(cx: number, cy: number): Buffer {
+  const hole = Buffer.alloc(W * H);
+  for (let i = 0; i < W * H; i++) if (((i % W) - cx) ** 2 + (Math.floor(i / W) - cy) ** 2 <= 16 * 16) hole[i] = 255;
+  return hole;
+}
+
+/** Rec. 601 luma of the sand's colour at `k` of the light. */
+const sandLuma = (k: number) => (0.299 * 190 + 0.587 * 160 + 0.114 * 115) * k;
+
 describe('sources that belong to the background (fill/fill-sources.ts)', () => {
   it('fills a blob that touches a coin with the grass around it, not with pieces of coin', () => {
     const { photo, hole } = scene();
@@ -115,5 +143,70 @@ describe('sources that belong to the background (fill/fill-sources.ts)', () => {
     // Taking the shadow for a neighbouring object filled 80 % of its corner with lit ground.
     expect(litInShadow / shadowPx).toBeLessThan(0.05);
     expect(darkInLight / litPx).toBeLessThan(0.05);
+  });
+  it("fills a blob over the corner of a deep shadow with shadow: the shadow keeps the ground's grain", () => {
+    // A shadow at 0.35 of the light: darker than a shade by colour alone may be (its distance from the lit ground is
+    // over the separation threshold even at SHADE_WEIGHT), but its grain, relative to its brightness, is the
+    // ground's, so its patches are copied.
+    const shade = 0.35;
+    const data = sand(
+      13,
+      (x, y) => (x < 100 && y > 80 ? shade : 1),
+      () => 0,
+    );
+    const hole = disc(96, 84);
+    const fill = luma(
+      inpaint({ data, width: W, height: H, channels: 3 }, { data: hole, width: W, height: H, channels: 1 }).image,
+    );
+    const mid = (sandLuma(1) + sandLuma(shade)) / 2;
+    let shadowPx = 0;
+    let litInShadow = 0;
+    let litPx = 0;
+    let darkInLight = 0;
+    for (let i = 0; i < W * H; i++) {
+      if (!hole[i]) continue;
+      const x = i % W;
+      const y = Math.floor(i / W);
+      if (x < 96 && y > 84) {
+        shadowPx++;
+        if ((fill[i] as number) > mid) litInShadow++;
+      } else if (x > 104 || y < 76) {
+        litPx++;
+        if ((fill[i] as number) < mid) darkInLight++;
+      }
+    }
+    console.log(
+      'deep shadow: shadow pixels filled lit',
+      litInShadow / shadowPx,
+      'lit filled dark',
+      darkInLight / litPx,
+    );
+    // Taken for an object (the rule by colour alone), the shadow's corner was filled with lit ground.
+    expect(litInShadow / shadowPx).toBeLessThan(0.05);
+    expect(darkInLight / litPx).toBeLessThan(0.05);
+  });
+
+  it("keeps a dark smooth object of the ground's colour out of a blob beside it: it lacks the ground's grain", () => {
+    // A smooth disc at 0.35 of the sand's colour (a lid, a spoon: the ground's hue, none of its grain) and a blob
+    // over the sand that overlaps it by 6 px.
+    const data = sand(
+      17,
+      () => 1,
+      (x, y) => ((x - 70) ** 2 + (y - 80) ** 2 <= 30 * 30 ? 0.35 : 0),
+    );
+    const hole = disc(110, 80);
+    const fill = luma(
+      inpaint({ data, width: W, height: H, channels: 3 }, { data: hole, width: W, height: H, channels: 1 }).image,
+    );
+    const mid = (sandLuma(1) + sandLuma(0.35)) / 2;
+    let n = 0;
+    let dark = 0;
+    for (let i = 0; i < W * H; i++) {
+      if (!hole[i] || Math.hypot((i % W) - 70, Math.floor(i / W) - 80) < 34) continue;
+      n++;
+      if ((fill[i] as number) < mid) dark++;
+    }
+    console.log('dark smooth object: blob pixels filled dark', dark / n);
+    expect(dark / n).toBeLessThan(0.01);
   });
 });

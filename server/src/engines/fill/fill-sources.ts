@@ -5,9 +5,10 @@
  * colour), and a group is taken for a neighbouring object when it covers a small part of the ring on one side only:
  * background surrounds the hole (the largest group, or any group over a third of the ring), and a structure that
  * crosses the hole (a horizon, a mast, a stripe) shows on opposite sides of it; a group of the background's colour
- * in less light (a shadow, a tree line) is a shade of it, not an object. Pixels of the photo nearer to an
- * object group than to every background group are "foreign": patches holding one are not copied, and the fill's
- * seam to the foreign pixels on the ring is left free in the blend, so the object's colour is not smeared in.
+ * in less light (a shadow, a tree line) is a shade of it, not an object, and so is a deeper shadow that keeps the
+ * ground's grain. Pixels of the photo nearer to an object group than to every background group are "foreign":
+ * patches holding one are not copied, and the fill's seam to the foreign pixels on the ring is left free in the
+ * blend, so the object's colour is not smeared in.
  */
 import { dilate } from '../raster/morphology.js';
 
@@ -59,6 +60,18 @@ const SHADE_WEIGHT = 0.35;
  * counts this many times: a shade keeps its colour, an object brings its own.
  */
 const HUE_WEIGHT = 1.5;
+/**
+ * A darker group of the background's colour whose grain (relative to its brightness) is the background's is a shade
+ * whatever its depth (grainedShade): within this factor of the background's grain ...
+ */
+const GRAIN_MATCH = 1.5;
+/**
+ * ... on a ground with a grain to compare: a median step between neighbours of at least this share of the ground's
+ * brightness (concrete 0.04, sand 0.1; a smooth saucer 0.02, sky under 0.01, where the steps are noise).
+ */
+const GRAIN_FLOOR = 0.03;
+/** A group's grain is its ring pixels' median; with fewer samples than this it is unknown. */
+const GRAIN_SAMPLES = 16;
 /** A pixel is foreign when its distance to an object group, in units of that group's spread, is under this. */
 const MAX_SPREAD = 3;
 /** Hole pixels this close to an object (pixels) may still be filled from it. */
@@ -70,6 +83,14 @@ interface Group {
   mean: [number, number, number];
   spread: number;
   foreign: boolean;
+}
+
+interface RingGroup extends Group {
+  background: boolean;
+  /** Share of the ring. */
+  share: number;
+  /** Median grain relative to brightness on the group's ring pixels (relativeGrain), -1 if unknown. */
+  grain: number;
 }
 
 /**
@@ -125,13 +146,17 @@ export function backgroundSources(
     } else (rings[o] as number[]).push(p);
   }
 
+  // Each ring pixel's grain relative to its brightness (grainedShade).
+  const grain = new Float32Array(n).fill(-1);
+  for (const ring of rings) for (const p of ring) grain[p] = relativeGrain(img, nc, w, h, hole, mean, p);
+
   const groups: Group[] = [];
   for (let k = 0; k < count; k++) {
     const ring = rings[k] as number[];
     if (ring.length < 40) continue;
     const ox = (cx[k] as number) / (cn[k] as number);
     const oy = (cy[k] as number) / (cn[k] as number);
-    for (const g of ringGroups(ring, mean, w, ox, oy)) groups.push(g);
+    for (const g of ringGroups(ring, mean, grain, w, ox, oy)) groups.push(g);
   }
   if (!groups.some((g) => g.foreign)) return allowedAll;
 
@@ -171,7 +196,14 @@ export function backgroundSources(
 }
 
 /** k-means of a ring's mean colours, merged, each group judged background or object. */
-function ringGroups(ring: number[], mean: Float32Array, w: number, ox: number, oy: number): Group[] {
+function ringGroups(
+  ring: number[],
+  mean: Float32Array,
+  grain: Float32Array,
+  w: number,
+  ox: number,
+  oy: number,
+): Group[] {
   const m = ring.length;
   const col = (p: number, c: number) => mean[3 * p + c] as number;
   // Farthest-point start: the ring's mean, then repeatedly the pixel farthest from every centre so far.
@@ -247,11 +279,13 @@ function ringGroups(ring: number[], mean: Float32Array, w: number, ox: number, o
         root[a] = root[b] as number;
     }
   }
-  const stats = new Map<number, { n: number; s: number[]; s2: number; bins: number[] }>();
+  const stats = new Map<number, { n: number; s: number[]; s2: number; bins: number[]; grains: number[] }>();
   for (let i = 0; i < m; i++) {
     const g = root[assign[i] as number] as number;
     const p = ring[i] as number;
-    const st = stats.get(g) ?? { n: 0, s: [0, 0, 0], s2: 0, bins: new Array(BINS).fill(0) };
+    const st = stats.get(g) ?? { n: 0, s: [0, 0, 0], s2: 0, bins: new Array(BINS).fill(0), grains: [] as number[] };
+    const gr = grain[p] as number;
+    if (gr >= 0) st.grains.push(gr);
     st.n++;
     for (let c = 0; c < 3; c++) {
       st.s[c] = (st.s[c] as number) + col(p, c);
@@ -271,7 +305,7 @@ function ringGroups(ring: number[], mean: Float32Array, w: number, ox: number, o
       largest = g;
     }
   }
-  const out: (Group & { background: boolean; share: number })[] = [];
+  const out: RingGroup[] = [];
   for (const [g, st] of stats) {
     const mu = st.s.map((v) => v / st.n) as [number, number, number];
     const variance = Math.max(0, st.s2 / st.n - (mu[0] ** 2 + mu[1] ** 2 + mu[2] ** 2));
@@ -286,7 +320,14 @@ function ringGroups(ring: number[], mean: Float32Array, w: number, ox: number, o
       }
     }
     const background = g === largest || share >= BACKGROUND_SHARE || opposite;
-    out.push({ mean: mu, spread: Math.sqrt(variance) + 10, foreign: false, background, share });
+    out.push({
+      mean: mu,
+      spread: Math.sqrt(variance) + 10,
+      foreign: false,
+      background,
+      share,
+      grain: medianGrain(st.grains),
+    });
   }
   // A group between the largest and another group in colour, on opposite sides only because the edge between those
   // two runs round the hole, is their mixture at the edge (the mean colour of a window across it): dropped.
@@ -306,14 +347,31 @@ function ringGroups(ring: number[], mean: Float32Array, w: number, ox: number, o
   // An object stands apart from the background in colour: a group within SEPARATION spreads of a background group
   // is a shade of the background (grass in light, a tree line at the horizon, a shadow on the ground) and stays a
   // source. The distance weighs a darker shade of the background's own colour lightly and a change of hue heavily
-  // (colourSeparation).
+  // (colourSeparation). A darker group of the background's colour farther than that is still a shade when it has
+  // the background's grain (grainedShade: a deep shadow on concrete); it is then no object, though not background
+  // either (other groups are not measured against it).
   for (const g of kept) {
     if (g.background || g.share < MIN_SHARE) continue;
     g.foreign = kept.every(
-      (b) => !b.background || colourSeparation(g.mean, b.mean) >= SEPARATION * (g.spread + b.spread),
+      (b) =>
+        !b.background ||
+        (colourSeparation(g.mean, b.mean) >= SEPARATION * (g.spread + b.spread) && !grainedShade(g, b)),
     );
   }
   return kept;
+}
+
+/**
+ * Whether group `g` is background `b` in less light by its grain: darker, of `b`'s colour (its difference across `b`
+ * within SEPARATION spreads), beside a ground with a grain (GRAIN_FLOOR), with the ground's grain relative to its
+ * brightness (within a factor GRAIN_MATCH). A shadow darkens the ground's grain with it, so that ratio stays; a dark
+ * object has its own surface (a spoon's highlights and reflections, a smooth lid). However dark the group is.
+ */
+function grainedShade(g: RingGroup, b: RingGroup): boolean {
+  if (g.grain < 0 || b.grain < GRAIN_FLOOR) return false;
+  if (g.grain > GRAIN_MATCH * b.grain || GRAIN_MATCH * g.grain < b.grain) return false;
+  const [along, across] = splitColour(g.mean, b.mean);
+  return along < 0 && HUE_WEIGHT * across < SEPARATION * (g.spread + b.spread);
 }
 
 /**
@@ -322,6 +380,12 @@ function ringGroups(ring: number[], mean: Float32Array, w: number, ox: number, o
  * darker and by HUE_WEIGHT across. For grey backgrounds the part across is the tint.
  */
 function colourSeparation(g: readonly number[], b: readonly number[]): number {
+  const [along, across] = splitColour(g, b);
+  return Math.hypot(along < 0 ? SHADE_WEIGHT * along : along, HUE_WEIGHT * across);
+}
+
+/** `g - b` split into its signed length along `b` and its length across `b` (levels). */
+function splitColour(g: readonly number[], b: readonly number[]): [number, number] {
   const b0 = b[0] as number;
   const b1 = b[1] as number;
   const b2 = b[2] as number;
@@ -330,8 +394,41 @@ function colourSeparation(g: readonly number[], b: readonly number[]): number {
   const d1 = (g[1] as number) - b1;
   const d2 = (g[2] as number) - b2;
   const along = (d0 * b0 + d1 * b1 + d2 * b2) / len;
-  const across = Math.hypot(d0 - (along * b0) / len, d1 - (along * b1) / len, d2 - (along * b2) / len);
-  return Math.hypot(along < 0 ? SHADE_WEIGHT * along : along, HUE_WEIGHT * across);
+  return [along, Math.hypot(d0 - (along * b0) / len, d1 - (along * b1) / len, d2 - (along * b2) / len)];
+}
+
+/** The median of a group's grain samples, or -1 (unknown) with fewer than GRAIN_SAMPLES. */
+function medianGrain(v: number[]): number {
+  if (v.length < GRAIN_SAMPLES) return -1;
+  const s = Float64Array.from(v).sort();
+  return s[s.length >> 1] as number;
+}
+
+/**
+ * A known pixel's grain relative to its brightness: the mean absolute central difference of grey across and down,
+ * over the grey of its local mean colour; -1 where a neighbour is in the hole or outside the image.
+ */
+function relativeGrain(
+  img: Float32Array,
+  nc: number,
+  w: number,
+  h: number,
+  hole: Uint8Array,
+  mean: Float32Array,
+  p: number,
+): number {
+  const x = p % w;
+  const y = (p - x) / w;
+  if (x < 1 || y < 1 || x >= w - 1 || y >= h - 1) return -1;
+  if (hole[p] || hole[p - 1] || hole[p + 1] || hole[p - w] || hole[p + w]) return -1;
+  const gx = grey(img, nc, p + 1) - grey(img, nc, p - 1);
+  const gy = grey(img, nc, p + w) - grey(img, nc, p - w);
+  const m = ((mean[3 * p] as number) + (mean[3 * p + 1] as number) + (mean[3 * p + 2] as number)) / 3;
+  return (Math.abs(gx) + Math.abs(gy)) / 2 / Math.max(m, 8);
+}
+
+function grey(img: Float32Array, nc: number, p: number): number {
+  return ((img[p * nc] as number) + (img[p * nc + 1] as number) + (img[p * nc + 2] as number)) / 3;
 }
 
 /** The sum over [x0, x1) x [y0, y1) from an integral image of row length W. */
