@@ -7,9 +7,9 @@ import onnxProto from 'onnx-proto';
  * (multiples of 64) it runs at that size: a small crop costs a fraction of a 1024 run (docs/select-object.md).
  *
  * - A decoder stage's upsampling (`_upsample_like(src, tar)` in the network's source, then joined with `tar`)
- *   always doubles: at a multiple of 64 every halving (a stride-2 convolution, then five poolings) is exact. It becomes a constant x2 scale, which lets
- *   onnxruntime keep the map in its blocked channel layout through the upsampling instead of converting it out
- *   and back around each one (docs/models.md, "Speed").
+ *   always doubles at a multiple of 64 (isnet-side.ts). It becomes a constant x2 scale, which lets onnxruntime keep
+ *   the map in its blocked channel layout through the upsampling instead of converting it out and back around each
+ *   one (docs/models.md, "Speed").
  * - A side output is upsampled to the input's size, which it reads from the input's shape.
  */
 const { onnx } = onnxProto;
