@@ -27,13 +27,10 @@ import { fixturePixels, toPng } from '../server/test/support/engine-ctx.js';
 import { blobMask, buildFillCase, engineFill, FILL_CASES, scoreFill, teleaFill } from './support/fill-cases.js';
 import {
   buildPaintedCase,
-  HELD_OUT_2_CASES,
-  HELD_OUT_3_CASES,
-  HELD_OUT_4_CASES,
-  HELD_OUT_CASES,
+  PAINTED_SETS,
   type PaintedCaseSpec,
+  paintedSetBase,
   scorePainted,
-  TUNING_CASES,
 } from './support/painted-cases.js';
 
 const outDir = process.env.BENCH_FILL_OUT;
@@ -198,18 +195,8 @@ async function main() {
     }
   }
   if (!skip.includes('cases')) {
-    if (sets.includes('tuning')) await paintedSet('tuning', TUNING_CASES, 0);
-    if (sets.includes('held-out')) await paintedSet('held-out', HELD_OUT_CASES, TUNING_CASES.length);
-    if (sets.includes('held-out-2')) {
-      await paintedSet('held-out-2', HELD_OUT_2_CASES, TUNING_CASES.length + HELD_OUT_CASES.length);
-    }
-    if (sets.includes('held-out-3')) {
-      const base = TUNING_CASES.length + HELD_OUT_CASES.length + HELD_OUT_2_CASES.length;
-      await paintedSet('held-out-3', HELD_OUT_3_CASES, base);
-    }
-    if (sets.includes('held-out-4')) {
-      const base = TUNING_CASES.length + HELD_OUT_CASES.length + HELD_OUT_2_CASES.length + HELD_OUT_3_CASES.length;
-      await paintedSet('held-out-4', HELD_OUT_4_CASES, base);
+    for (const [label, specs] of PAINTED_SETS) {
+      if (sets.includes(label)) await paintedSet(label, specs, paintedSetBase(label));
     }
   }
   if (!skip.includes('speed')) await speed();

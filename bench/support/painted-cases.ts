@@ -760,6 +760,38 @@ function paintStroke(data: Buffer, w: number, h: number, s: Stroke): void {
   }
 }
 
+/**
+ * Every painted set by its bench name, in the order the bench numbers their cases: a case's number seeds its blobs'
+ * shapes, so it stays the same whichever sets a run asks for.
+ */
+export const PAINTED_SETS: [string, PaintedCaseSpec[]][] = [
+  ['tuning', TUNING_CASES],
+  ['held-out', HELD_OUT_CASES],
+  ['held-out-2', HELD_OUT_2_CASES],
+  ['held-out-3', HELD_OUT_3_CASES],
+  ['held-out-4', HELD_OUT_4_CASES],
+];
+
+/** The number of a set's first case (see PAINTED_SETS). */
+export function paintedSetBase(label: string): number {
+  let base = 0;
+  for (const [name, specs] of PAINTED_SETS) {
+    if (name === label) return base;
+    base += specs.length;
+  }
+  throw new Error(`No painted set ${label}`);
+}
+
+/** A case of a seen set (not held-out-4, which only the bench runs), built. */
+export function namedPaintedCase(name: string): Promise<PaintedCase> {
+  for (const [label, specs] of PAINTED_SETS) {
+    if (label === 'held-out-4') break;
+    const i = specs.findIndex((c) => c.name === name);
+    if (i >= 0) return buildPaintedCase(specs[i] as PaintedCaseSpec, paintedSetBase(label) + i);
+  }
+  throw new Error(`No seen painted case ${name}`);
+}
+
 export async function buildPaintedCase(spec: PaintedCaseSpec, index: number): Promise<PaintedCase> {
   const truth = await fixturePixels(spec.photo);
   const { width: w, height: h } = truth;

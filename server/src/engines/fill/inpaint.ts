@@ -69,6 +69,8 @@ const THIN_RADIUS = 6;
  * less); the split keeps the seen cases' dB (-0.01) with more texture (0.895 -> 0.910; docs/fill.md).
  */
 const THIN_BLEND = { sweeps: 100, keepShading: 0.3, keepDetail: 0.8, radius: 2 };
+/** The full-resolution fill gives way to the one from half resolution when it is this many times as busy (inpaint). */
+const BUSIER = 1.3;
 
 /**
  * Thin parts of the hole (text, dates: thinParts) copy from everything around them, objects included, and their
@@ -87,12 +89,49 @@ function keepThinStructure(sources: SourceMap, thin: Uint8Array, w: number, h: n
  * Fills the set pixels of `mask` (1 channel, same size) in an RGB image. Throws when no patch lies wholly outside
  * the mask (there is nothing to copy from).
  *
+ * A hole small enough for the ordered fill at full resolution is also filled from half resolution up (fillFrom),
+ * and the full-resolution fill is kept unless it is more than BUSIER times as busy in the hole: there, copying
+ * patch by patch at full size has pasted pieces of the objects beside the hole (a row of posts, a row of coins
+ * continued into open water or a bare table), which at half size are too small to be copied and so are left out.
+ */
+export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = {}): InpaintResult {
+  const fine = fillFrom(image, mask, opts, 1);
+  if (fine.levels > 1) return fine;
+  const coarse = fillFrom(image, mask, { ...opts, onProgress: undefined }, 2);
+  if (coarse.levels === 1) return fine;
+  return holeTexture(fine.image, mask) > BUSIER * holeTexture(coarse.image, mask) ? coarse : fine;
+}
+
+/** Mean Sobel gradient magnitude of the grey image over the mask's pixels: how busy a fill is. */
+function holeTexture(img: RawImage, mask: RawImage): number {
+  const { width: w, height: h, channels: c, data } = img;
+  const grey = (i: number) => ((data[i * c] as number) + (data[i * c + 1] as number) + (data[i * c + 2] as number)) / 3;
+  let sum = 0;
+  let n = 0;
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      if (!mask.data[i]) continue;
+      const gx =
+        grey(i - w + 1) + 2 * grey(i + 1) + grey(i + w + 1) - grey(i - w - 1) - 2 * grey(i - 1) - grey(i + w - 1);
+      const gy =
+        grey(i + w - 1) + 2 * grey(i + w) + grey(i + w + 1) - grey(i - w - 1) - 2 * grey(i - w) - grey(i - w + 1);
+      sum += Math.hypot(gx, gy);
+      n++;
+    }
+  }
+  return n > 0 ? sum / n : 0;
+}
+
+/**
+ * One fill, with at least `minLevels` pyramid levels.
+ *
  * The pyramid is halved until the hole has at most STRUCTURE_PIXELS pixels; there the hole is filled in priority
  * order (fill/exemplar-fill.ts), which carries lines and edges across it. Finer levels refine that fill with
  * PatchMatch and voting, starting from its shifts, so they add full-resolution texture without losing the
  * structure; the result is blended into its border in the gradient domain (fill/poisson-blend.ts).
  */
-export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = {}): InpaintResult {
+function fillFrom(image: RawImage, mask: RawImage, opts: InpaintOptions, minLevels: number): InpaintResult {
   const r = opts.patchRadius ?? 3;
   const rnd = seededRandom((opts.seed ?? 1) + 7919 * (opts.variation ?? 0));
   const { width: w, height: h } = image;
@@ -104,7 +143,10 @@ export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = 
   // Halve while the hole is too large for the ordered fill, while enough source patches remain to copy from.
   let count = 1;
   let holePixels = hole.reduce((s, v) => s + v, 0);
-  for (let lw = w, lh = h, lhole: Uint8Array = hole; holePixels > STRUCTURE_PIXELS && Math.min(lw, lh) >= 8 * r; ) {
+  for (
+    let lw = w, lh = h, lhole: Uint8Array = hole;
+    (holePixels > STRUCTURE_PIXELS || count < minLevels) && Math.min(lw, lh) >= 8 * r;
+  ) {
     const nhole = downsampleHole(lhole, lw, lh);
     lw = (lw + 1) >> 1;
     lh = (lh + 1) >> 1;
