@@ -124,9 +124,10 @@ describe('sources that belong to the background (fill/fill-sources.ts)', () => {
     const kept = pastedCoin(ours, hole);
     const pasted = pastedCoin(everything, hole);
     console.log('coin-bright pixels in the blob: background sources', kept, 'every source', pasted);
-    // Copying from every patch carries the coin into the blob; keeping to the background does not.
-    expect(pasted).toBeGreaterThan(0.03);
-    expect(kept).toBeLessThan(0.01);
+    // Copying from every patch carries the coin into the blob (1.6 % of it; over 3 % before the blend stopped
+    // spreading its correction across edges); keeping to the background does not.
+    expect(pasted).toBeGreaterThan(0.01);
+    expect(kept).toBeLessThan(0.002);
   });
 
   it('fills a blob over the corner of a shadow with shadow where the shadow continues, not with lit ground', () => {

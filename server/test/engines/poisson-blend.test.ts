@@ -45,4 +45,35 @@ describe('seamless blending of a fill (fill/poisson-blend.ts)', () => {
     expect(sum / n).toBeLessThan(0.5);
     expect(worst).toBeLessThan(3);
   });
+
+  it('keeps a correction on its side of an edge the fill copies: a band copied too light does not darken the shadow', () => {
+    // A lit band (200) over a shadow (50), the hole across both, filled from further right, where the band is lit
+    // brighter (240 over the same shadow). The band must come down to 200 and the shadow stay 50.
+    // With every step counting in full, the copy's larger step at the edge was kept as far as the border allowed:
+    // the band stayed too light near the edge and the shadow was darkened beside it.
+    const w = 120;
+    const h = 80;
+    const scene = (x: number, y: number) => (y >= 40 ? 50 : x >= 61 ? 240 : 200);
+    const img = new Float32Array(w * h * 3);
+    const hole = new Uint8Array(w * h);
+    const src = new Int32Array(w * h).fill(-1);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const p = y * w + x;
+        const inside = x >= 20 && x < 60 && y >= 20 && y < 60;
+        if (inside) {
+          hole[p] = 1;
+          src[p] = p + 45;
+        }
+        for (let c = 0; c < 3; c++) img[p * 3 + c] = scene(inside ? x + 45 : x, y);
+      }
+    }
+    blendFill(img, 3, w, h, hole, src);
+    let worst = 0;
+    for (let p = 0; p < w * h; p++) {
+      if (hole[p]) worst = Math.max(worst, Math.abs((img[p * 3] as number) - scene(p % w, Math.floor(p / w))));
+    }
+    console.log('worst error on either side of the edge', worst);
+    expect(worst).toBeLessThan(4);
+  });
 });
