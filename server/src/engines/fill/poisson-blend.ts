@@ -328,8 +328,8 @@ function fullMultigrid(g: Grid, rhs: Float32Array, top: boolean): Float32Array {
 
 /**
  * Solves sum over p's neighbours q of w_pq (c_p - c_q) = rhs_p on `pixels` (ascending indices into a w x h grid;
- * c = 0 elsewhere; neighbours outside the grid are left out; w from `linkWeight`) by multigrid. `rhs` and the result are vectors as `vec`
- * makes them: three channels per pixel.
+ * c = 0 elsewhere; neighbours outside the grid are left out; w from `linkWeight`) by multigrid. `rhs` and the result
+ * are vectors as `vec` makes them: three channels per pixel.
  */
 function solve(pixels: Int32Array, w: number, h: number, rhs: Float32Array, linkWeight: Float32Array): Float32Array {
   return fullMultigrid(pixelGrid(pixels, w, h, linkWeight), rhs, true);
