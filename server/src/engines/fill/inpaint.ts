@@ -95,11 +95,39 @@ function keepThinStructure(sources: SourceMap, thin: Uint8Array, w: number, h: n
  * continued into open water or a bare table), which at half size are too small to be copied and so are left out.
  */
 export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = {}): InpaintResult {
-  const fine = fillFrom(image, mask, opts, 1);
+  const hole = holeOf(image, mask, opts);
+  const fine = fillFrom(image, hole, opts, 1);
   if (fine.levels > 1) return fine;
-  const coarse = fillFrom(image, mask, { ...opts, onProgress: undefined }, 2);
+  const coarse = fillFrom(image, hole, { ...opts, onProgress: undefined }, 2);
   if (coarse.levels === 1) return fine;
   return holeTexture(fine.image, mask) > BUSIER * holeTexture(coarse.image, mask) ? coarse : fine;
+}
+
+/** What both fills of a hole share: its pixels, its strokes and the sources that belong to the background. */
+interface Hole {
+  pixels: Uint8Array;
+  thin: Uint8Array;
+  sources: SourceMap | null;
+}
+
+function holeOf(image: RawImage, mask: RawImage, opts: InpaintOptions): Hole {
+  const r = opts.patchRadius ?? 3;
+  const { width: w, height: h, channels: c } = image;
+  const n = w * h;
+  const pixels = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (mask.data[i]) pixels[i] = 1;
+  const thin = thinParts(pixels, w, h, THIN_RADIUS);
+  if (opts.keepForeign) return { pixels, thin, sources: null };
+  // Sources that belong to the background: patches of an object the hole touches are not copied.
+  const near = dilate(pixels, w, h, r);
+  const valid = new Uint8Array(n);
+  for (let y = r; y < h - r; y++) for (let x = r; x < w - r; x++) valid[y * w + x] = near[y * w + x] ? 0 : 1;
+  const rgb = new Float32Array(3 * n);
+  for (let i = 0; i < n; i++)
+    for (let k = 0; k < 3; k++) rgb[3 * i + k] = image.data[i * c + Math.min(k, c - 1)] as number;
+  const sources = backgroundSources(rgb, 3, w, h, pixels, r, valid);
+  if (sources.nearObject) keepThinStructure(sources, thin, w, h);
+  return { pixels, thin, sources };
 }
 
 /** Mean Sobel gradient magnitude of the grey image over the mask's pixels: how busy a fill is. */
@@ -131,14 +159,17 @@ function holeTexture(img: RawImage, mask: RawImage): number {
  * PatchMatch and voting, starting from its shifts, so they add full-resolution texture without losing the
  * structure; the result is blended into its border in the gradient domain (fill/poisson-blend.ts).
  */
-function fillFrom(image: RawImage, mask: RawImage, opts: InpaintOptions, minLevels: number): InpaintResult {
+function fillFrom(
+  image: RawImage,
+  { pixels: hole, thin, sources }: Hole,
+  opts: InpaintOptions,
+  minLevels: number,
+): InpaintResult {
   const r = opts.patchRadius ?? 3;
   const rnd = seededRandom((opts.seed ?? 1) + 7919 * (opts.variation ?? 0));
   const { width: w, height: h } = image;
   const n = w * h;
   const c = image.channels;
-  const hole = new Uint8Array(n);
-  for (let i = 0; i < n; i++) if (mask.data[i]) hole[i] = 1;
 
   // Halve while the hole is too large for the ordered fill, while enough source patches remain to copy from.
   let count = 1;
@@ -159,13 +190,6 @@ function fillFrom(image: RawImage, mask: RawImage, opts: InpaintOptions, minLeve
   const levels: Level[] = [baseLevel(image, hole, Math.min(2 ** (count - 1), 16))];
   while (levels.length < count) levels.push(downsample(levels[levels.length - 1] as Level));
   const base = levels[0] as Level;
-  // Sources that belong to the background: patches of an object the hole touches are not copied.
-  const near = dilate(hole, w, h, r);
-  const valid = new Uint8Array(n);
-  for (let y = r; y < h - r; y++) for (let x = r; x < w - r; x++) valid[y * w + x] = near[y * w + x] ? 0 : 1;
-  const sources = opts.keepForeign ? null : backgroundSources(base.img, NC, w, h, hole, r, valid);
-  const thin = thinParts(hole, w, h, THIN_RADIUS);
-  if (sources?.nearObject) keepThinStructure(sources, thin, w, h);
   const allowedAt: (Uint8Array | undefined)[] = [sources?.allowed];
   const nearAt: (Uint8Array | undefined)[] = [sources?.nearObject];
   const objectAt: (Uint8Array | undefined)[] = [sources?.foreign];
