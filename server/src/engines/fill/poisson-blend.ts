@@ -69,6 +69,9 @@ export function blendFill(
   // right, left, down, up.
   const SLOT = [1, 0, 3, 2];
   const linkWeight = new Float32Array(4 * m).fill(1);
+  // One edge's guide step and the fill's own step, per channel.
+  const gs = [0, 0, 0];
+  const owns = [0, 0, 0];
   for (let k = 0; k < m; k++) {
     const p = idx[k] as number;
     const x = p % w;
@@ -85,8 +88,6 @@ export function blendFill(
       // of what the two ends' sources say, or the one that is known, or the fill's own step.
       const fromP = sp >= 0 && known(sp, dx, off);
       const fromQ = sq >= 0 && known(sq, -dx, -off);
-      const gs = [0, 0, 0];
-      const owns = [0, 0, 0];
       for (let c = 0; c < 3; c++) {
         const own = (img[p * nc + c] as number) - (img[q * nc + c] as number);
         const gp = fromP ? (img[sp * nc + c] as number) - (img[(sp + off) * nc + c] as number) : 0;
