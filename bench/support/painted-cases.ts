@@ -17,7 +17,7 @@
  * before any fill (ours, G'MIC or Telea) was run on it, but it has since been looked at, so it counts as seen data as
  * well. The fifth held-out set (`HELD_OUT_5_CASES`, five photos from Debian's `palapeli-data`,
  * `plasma-workspace-wallpapers` and `mate-backgrounds`) was committed before any fill (ours, G'MIC or Telea) was run
- * on it, but its figures have since been looked at, so it counts as seen data too. The sixth held-out set
+ * on it, but its fills and figures have since been looked at, so it counts as seen data too. The sixth held-out set
  * (`HELD_OUT_6_CASES`, five photos from Debian's `lomiri-wallpapers-16.04`, `palapeli-data` and
  * `plasma-workspace-wallpapers`) was committed before any fill (ours, G'MIC or Telea) was run on it; it is the one
  * that judges a new method, and the method is never tuned on it.
@@ -695,7 +695,7 @@ export const HELD_OUT_4_CASES: PaintedCaseSpec[] = [
  * five photos no earlier set uses (fixtures/README.md: a panther chameleon on a branch among leaves, a jetty's planks
  * before a lake and its far tree line, a spruce forest with a path through moss, a lake at dawn with reeds and a far
  * shore, marram grass against the sea and sky). Held-out-4 had been looked at and counted as seen data when this set
- * was made to judge the next method. Its figures have since been looked at, so it now counts as seen data;
+ * was made to judge the next method. Its fills and figures have since been looked at, so it counts as seen data;
  * `HELD_OUT_6_CASES` below is the held-out set that counts.
  */
 export const HELD_OUT_5_CASES: PaintedCaseSpec[] = [
