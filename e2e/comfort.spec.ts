@@ -352,6 +352,19 @@ test('a large pasted photo is checked before Process Image can be clicked', asyn
     .toFile(big);
   await page.goto('/features/face-enhancement');
   await expect(page.getByTestId('tool-workspace')).toBeVisible();
+  // Watched inside the page at every change: a fast machine checks the photo before two separate assertions could
+  // both run, so "visible, then disabled" from outside would race with the check ending.
+  await page.evaluate(() => {
+    const seen = { checking: false, enabledWhileChecking: false };
+    (window as unknown as { seen: typeof seen }).seen = seen;
+    const look = () => {
+      if (!document.body.innerText.includes('Checking photo...')) return;
+      seen.checking = true;
+      const process = document.querySelector<HTMLButtonElement>('[data-testid="submit"]');
+      if (process && !process.disabled) seen.enabledWhileChecking = true;
+    };
+    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
   await page.evaluate(
     (data) => {
       const dt = new DataTransfer();
@@ -361,11 +374,13 @@ test('a large pasted photo is checked before Process Image can be clicked', asyn
     [...fs.readFileSync(big)],
   );
   const process = page.getByRole('button', { name: 'Process Image' });
-  await expect(page.getByText('Checking photo...')).toBeVisible();
-  await expect(process).toBeDisabled();
   await expect(page.getByTestId('chosen-file')).toContainText('pasted-image.png');
   await expect(page.getByText('Checking photo...')).toHaveCount(0);
   await expect(process).toBeEnabled();
+  expect(await page.evaluate(() => (window as unknown as { seen: object }).seen)).toEqual({
+    checking: true,
+    enabledWhileChecking: false,
+  });
 });
 
 test('the output-size limit is checked in the page before anything is sent, with the server rule', async ({
