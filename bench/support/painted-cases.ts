@@ -19,11 +19,11 @@
  * `plasma-workspace-wallpapers` and `mate-backgrounds`) was committed before any fill (ours, G'MIC or Telea) was run
  * on it, but its fills and figures have since been looked at, so it counts as seen data too. The sixth held-out set
  * (`HELD_OUT_6_CASES`, five photos from Debian's `lomiri-wallpapers-16.04`, `palapeli-data` and
- * `plasma-workspace-wallpapers`) was committed before any fill (ours, G'MIC or Telea) was run on it, but its figures
- * have since been run and looked at, so it counts as seen data too. The seventh held-out set (`HELD_OUT_7_CASES`, five
+ * `plasma-workspace-wallpapers`) was committed before any fill (ours, G'MIC or Telea) was run on it, but its fills
+ * and figures have since been looked at, so it counts as seen data too. The seventh held-out set (`HELD_OUT_7_CASES`, five
  * photos from Debian's `lomiri-wallpapers-16.04`, `plasma-workspace-wallpapers` and `mate-backgrounds`) was committed
- * before any fill (ours, G'MIC or Telea) was run on it; it is the one that judges a new method, and the method is
- * never tuned on it.
+ * before any fill (ours, G'MIC or Telea) was run on it, and has been run once since, with the method unchanged (its
+ * figures only; its fills not looked at); it is the one that judges a new method, and the method is never tuned on it.
  */
 import type { RawImage } from '../../server/src/engines/raster/image.js';
 import { fixturePixels } from '../../server/test/support/engine-ctx.js';
