@@ -169,13 +169,30 @@ describe('object removal continues structure across the hole (bench/fill.ts case
     }
   });
 
+  it('leaves out a neighbour that one try pastes in: bare poplars on a dark hillside, lights on a dark river bank', async () => {
+    // The first try alone pasted more poplar trunks into the hillside and the far bank's lights into the dark band
+    // (27.9 and 21.5 dB, 1.8 % of the bank's mask over 80 levels off); the most typical of four tries leaves them out.
+    for (const [name, db] of [
+      ['poplars-tree', 32],
+      ['bridge-shore', 25],
+    ] as const) {
+      const c = await namedPaintedCase(name);
+      const score = scorePainted(c, await engineFill(engine, c.truth, c.hole));
+      console.log(name, score);
+      expect(score.db).toBeGreaterThan(db);
+      expect(score.foreign).toBeLessThan(0.005);
+    }
+  });
+
   it('keeps the grain of grass and wood, which a smoothing fill loses', async () => {
     for (const name of ['camera-grass', 'coffee-wood']) {
       const c = await namedFillCase(name);
       const ours = scoreFill(c, await engineFill(engine, c.photoWithObject, c.hole));
       const base = scoreFill(c, await teleaFill(c.photoWithObject, c.hole));
       console.log(`${name}: ours`, ours, 'cv.inpaint', base);
-      expect(ours.texture).toBeGreaterThan(0.6);
+      // The most typical of four tries (fill/inpaint.ts) is calmer than the first alone (grass 0.63 -> 0.55, wood
+      // 0.83 -> 0.76): fewer pasted pieces for a little grain. A smoothing fill keeps under 0.4.
+      expect(ours.texture).toBeGreaterThan(0.5);
       expect(base.texture).toBeLessThan(0.4);
     }
   });
