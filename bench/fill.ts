@@ -9,7 +9,8 @@
  * (held-out-3, since looked at: seen data as well), the fourth (held-out-4, since looked at: seen data too), the
  * fifth (held-out-5, fills and figures since looked at: seen data too), the sixth (held-out-6, fills and figures since
  * looked at: seen data too) and the seventh (held-out-7, committed before any fill ran on it, run once since with the
- * method unchanged, its fills not looked at: the one that judges a new method), with the share of mask pixels far from the truth beside PSNR and texture.
+ * method unchanged, its fills not looked at: the one that judges a new method), with the share of mask pixels far
+ * from the truth beside PSNR and texture.
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
  * BENCH_FILL_SETS=disc,tuning,held-out,held-out-2,held-out-3,held-out-4,held-out-5,held-out-6,held-out-7 the case sets run
  * (default: disc,tuning,held-out);
@@ -44,8 +45,7 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * seen data as well), fourth held-out set (`held-out-4`, since looked at: seen data too), fifth held-out set
  * (`held-out-5`, fills and figures since looked at: seen data too), sixth held-out set (`held-out-6`, fills and figures
  * since looked at: seen data too) and seventh held-out set (`held-out-7`, committed before any fill ran on it, run once
- * since with the method unchanged); the last six
- * run only when asked for, and held-out-7's figures judge a new method.
+ * since with the method unchanged); the last six run only when asked for, and held-out-7's figures judge a new method.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);

@@ -131,24 +131,25 @@ function fillOnce(image: RawImage, mask: RawImage, hole: Hole, opts: InpaintOpti
 /** The fill with the smallest summed squared difference to the others over the hole's pixels (their medoid). */
 function mostTypical(fills: InpaintResult[], hole: Uint8Array): InpaintResult {
   const c = fills[0]?.image.channels ?? 3;
-  const distance = (a: RawImage, b: RawImage) => {
-    let sum = 0;
-    for (let i = 0; i < hole.length; i++) {
-      if (!hole[i]) continue;
-      for (let k = 0; k < Math.min(c, 3); k++) {
-        const d = (a.data[i * c + k] as number) - (b.data[i * c + k] as number);
-        sum += d * d;
+  const pixels: number[] = [];
+  for (let i = 0; i < hole.length; i++) if (hole[i]) pixels.push(i);
+  const sums = fills.map(() => 0);
+  // Each pair once: the difference is symmetric.
+  for (let a = 0; a < fills.length; a++) {
+    for (let b = a + 1; b < fills.length; b++) {
+      const [x, y] = [(fills[a] as InpaintResult).image.data, (fills[b] as InpaintResult).image.data];
+      let sum = 0;
+      for (const i of pixels) {
+        for (let k = 0; k < Math.min(c, 3); k++) {
+          const d = (x[i * c + k] as number) - (y[i * c + k] as number);
+          sum += d * d;
+        }
       }
+      sums[a] = (sums[a] as number) + sum;
+      sums[b] = (sums[b] as number) + sum;
     }
-    return sum;
-  };
-  let best = fills[0] as InpaintResult;
-  let bestSum = Number.POSITIVE_INFINITY;
-  for (const a of fills) {
-    const sum = fills.reduce((s, b) => s + (a === b ? 0 : distance(a.image, b.image)), 0);
-    if (sum < bestSum) [best, bestSum] = [a, sum];
   }
-  return best;
+  return fills[sums.indexOf(Math.min(...sums))] as InpaintResult;
 }
 
 /** What every fill of a hole shares: its pixels, its strokes and the sources that belong to the background. */
