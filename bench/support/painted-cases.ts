@@ -28,8 +28,8 @@
  * any fill (ours, G'MIC or Telea) was run on it, but it has since judged a method change and its three worst cases were
  * looked at, so it counts as seen data too. The ninth held-out set (`HELD_OUT_9_CASES`, five photos from Debian's
  * `plasma-workspace-wallpapers`, `lomiri-wallpapers-16.04`, `mate-backgrounds` and `lxqt-themes`) was committed before
- * any fill (ours, G'MIC or Telea) was run on it; it is the one that judges a new method, and the method is never tuned
- * on it.
+ * any fill (ours, G'MIC or Telea) was run on it, and has since judged one method change (not kept; its fills not looked
+ * at); it is the one that judges a new method, and the method is never tuned on it.
  */
 import type { RawImage } from '../../server/src/engines/raster/image.js';
 import { fixturePixels } from '../../server/test/support/engine-ctx.js';
@@ -1207,8 +1207,9 @@ export const HELD_OUT_8_CASES: PaintedCaseSpec[] = [
  * photos no earlier set uses (fixtures/README.md: a fallen maple leaf on blurred leaf litter, a summit's survey pillar
  * on grass and snow under the setting sun and a far mountain ridge, water drops on grass blades, a dragonfly on a twig
  * before sunlit foliage, apple blossom buds on a stem before a blurred green). Held-out-8 has since judged a method
- * change and its three worst cases were looked at, so it counts as seen data; this set judges the next method. Never
- * change the fill by looking at its figures.
+ * change and its three worst cases were looked at, so it counts as seen data; this set judged one change (the
+ * object's outline carried into the hole, docs/fill.md: not kept) with its fills unseen, and judges the next method.
+ * Never change the fill by looking at its figures.
  */
 export const HELD_OUT_9_CASES: PaintedCaseSpec[] = [
   {
