@@ -297,10 +297,11 @@ function pooledSummary(labels: string[], rows: PaintedRow[]): void {
   });
   if (diffs.length === 0) return;
   const mean = (f: (d: (typeof diffs)[0]) => number) => diffs.reduce((a, d) => a + f(d), 0) / diffs.length;
+  const db = mean((d) => d.db);
   const behind = diffs.filter((d) => d.db < -1.5);
   const shortfall = behind.reduce((a, d) => a + d.db + 1.5, 0);
   console.log(
-    `\n${labels.join(', ')} pooled (${diffs.length} cases): ours - G'MIC mean ${mean((d) => d.db) >= 0 ? '+' : ''}${mean((d) => d.db).toFixed(2)} dB; ` +
+    `\n${labels.join(', ')} pooled (${diffs.length} cases): ours - G'MIC mean ${db >= 0 ? '+' : ''}${db.toFixed(2)} dB; ` +
       `${behind.length} cases more than 1.5 dB behind (${shortfall.toFixed(1)} dB beyond it in all); ` +
       `${diffs.filter((d) => d.foreign > 0.03).length} with foreign pixels more than 3 points over G'MIC's; ` +
       `mean texture ${mean((d) => d.tex).toFixed(2)}`,
