@@ -267,11 +267,7 @@ async function paintedSet(label: string, specs: PaintedCaseSpec[], indexBase: nu
     `${pad('mean', 30)} | ${methods.map(([m]) => `${pad('', 5)} ${num(meanOf(m, 'db'), 5, 2)} ${num(meanOf(m, 'tex'), 4, 2)} ${num(100 * meanOf(m, 'foreign'), 5, 1)} ${num(meanOf(m, 'ms'), 5, 0)}`).join(' | ')}`,
   );
   if (!methods.some(([m]) => m === 'gmic') || !methods.some(([m]) => m === 'ours')) return rows;
-  const diffs = rows.map((r) => ({
-    name: r.name,
-    db: (r.scores.get('ours')?.db ?? 0) - (r.scores.get('gmic')?.db ?? 0),
-    foreign: (r.scores.get('ours')?.foreign ?? 0) - (r.scores.get('gmic')?.foreign ?? 0),
-  }));
+  const diffs = againstGmic(rows);
   const worst = diffs.reduce((a, b) => (b.db < a.db ? b : a));
   const worstForeign = diffs.reduce((a, b) => (b.foreign > a.foreign ? b : a));
   const meanDiff = meanOf('ours', 'db') - meanOf('gmic', 'db');
@@ -285,16 +281,21 @@ async function paintedSet(label: string, specs: PaintedCaseSpec[], indexBase: nu
   return rows;
 }
 
+/** Per case run by both: ours less G'MIC in dB and in foreign share, and our texture ratio. */
+function againstGmic(rows: PaintedRow[]): { name: string; db: number; foreign: number; tex: number }[] {
+  return rows.flatMap((r) => {
+    const [o, g] = [r.scores.get('ours'), r.scores.get('gmic')];
+    return o && g ? [{ name: r.name, db: o.db - g.db, foreign: o.foreign - g.foreign, tex: o.tex }] : [];
+  });
+}
+
 /**
  * The painted sets run, pooled: how many cases ours is more than 1.5 dB behind G'MIC and by how much beyond that in
  * all, how many have foreign pixels more than 3 points over G'MIC's, the mean difference and texture. The figures a
  * change to the fill is first weighed by on the seen sets (docs/fill.md), before a held-out set judges it.
  */
 function pooledSummary(labels: string[], rows: PaintedRow[]): void {
-  const diffs = rows.flatMap((r) => {
-    const [o, g] = [r.scores.get('ours'), r.scores.get('gmic')];
-    return o && g ? [{ db: o.db - g.db, foreign: o.foreign - g.foreign, tex: o.tex }] : [];
-  });
+  const diffs = againstGmic(rows);
   if (diffs.length === 0) return;
   const mean = (f: (d: (typeof diffs)[0]) => number) => diffs.reduce((a, d) => a + f(d), 0) / diffs.length;
   const db = mean((d) => d.db);
