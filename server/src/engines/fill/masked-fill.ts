@@ -1,4 +1,7 @@
+import { AppError } from '@ai-editor/core';
+import { miganFill } from '../models/migan.js';
 import { processMaskedRegion } from '../raster/fit.js';
+import { maskBox } from '../raster/geometry.js';
 import { decode, decodeMask, encodePng, type RawImage } from '../raster/image.js';
 import { dilate } from '../raster/morphology.js';
 import type { EngineContext, EngineOutput } from '../types.js';
@@ -9,13 +12,8 @@ export interface FillOptions {
   /** The mask grows by this share of the photo's longer side (at least `minDilation` pixels) to swallow halos. */
   dilation: number;
   minDilation: number;
-  /** Copy from objects the mask touches too (inpainting repairs small areas from whatever surrounds them). */
+  /** The patch fill copies from objects the mask touches too (inpainting repairs small areas from whatever surrounds them). */
   keepForeign?: boolean;
-}
-
-/** Context kept around the mask: enough surrounding texture to copy from, in proportion to the hole. */
-function marginFor(maskWidth: number, maskHeight: number): number {
-  return Math.max(48, Math.max(maskWidth, maskHeight));
 }
 
 /** Painted strokes no wider than 2 * STROKE_RADIUS + 1 pixels (text, dates) grow by STROKE_GROWTH only. */
@@ -25,9 +23,9 @@ const STROKE_GROWTH = 1;
 /**
  * The mask grown by `dilation` to swallow an object's soft edge and halo; its thin strokes (thin-parts.ts) by one
  * pixel only: a stroke over a date has a one-pixel antialiased edge, and growing it as far as a blob would double
- * the pixels to invent.
+ * the pixels to invent. `blobs` marks the pixels that belong to the grown blobs, not to a stroke.
  */
-function growMask(painted: RawImage, dilation: number): RawImage {
+function growMask(painted: RawImage, dilation: number): { mask: RawImage; blobs: Uint8Array } {
   const { width: w, height: h } = painted;
   const thin = thinParts(painted.data, w, h, STROKE_RADIUS);
   const blobs = new Uint8Array(w * h);
@@ -36,18 +34,93 @@ function growMask(painted: RawImage, dilation: number): RawImage {
   const edge = dilate(painted.data, w, h, Math.min(STROKE_GROWTH, dilation));
   const data = Buffer.alloc(w * h);
   for (let i = 0; i < data.length; i++) data[i] = grown[i] || edge[i] ? 255 : 0;
-  return { ...painted, data };
+  return { mask: { ...painted, data }, blobs: grown };
 }
 
-/** The largest crop worked on at full resolution; larger ones are scaled down for the fill (raster/fit.ts). */
+/** The photo mirrored left to right (another try sees the scene mirrored, a scene the network finds as natural). */
+function mirrored(img: RawImage): RawImage {
+  const { width: w, height: h, channels: c } = img;
+  const data = Buffer.alloc(img.data.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) img.data.copy(data, (y * w + x) * c, (y * w + w - 1 - x) * c, (y * w + w - x) * c);
+  }
+  return { ...img, data };
+}
+
+/** Where another try places the network's window: the hole off its centre by this much, each way in turn. */
+const SHIFTS = [
+  { x: 0, y: 0 },
+  { x: -96, y: 0 },
+  { x: 96, y: 0 },
+  { x: 0, y: -96 },
+  { x: 0, y: 96 },
+];
+
+/** The largest crop the patch fill works on at full resolution; larger ones are scaled down (raster/fit.ts). */
 const MAX_CROP_PIXELS = 2_000_000;
 
+/** Context the patch fill keeps around the mask: enough surrounding texture to copy from, in proportion to the hole. */
+function marginFor(maskWidth: number, maskHeight: number): number {
+  return Math.max(48, Math.max(maskWidth, maskHeight));
+}
+
+/** The network's fill (models/migan.ts) for try `variation`: mirrored when odd, its window moved from 2 on. */
+function learnedFill(photo: RawImage, mask: RawImage, variation: number, threads: number): Promise<RawImage> {
+  const shift = SHIFTS[Math.floor(variation / 2) % SHIFTS.length] as (typeof SHIFTS)[number];
+  if (variation % 2 === 0) return miganFill(photo, mask, threads, shift);
+  return miganFill(mirrored(photo), mirrored(mask), threads, { x: -shift.x, y: shift.y }).then(mirrored);
+}
+
+/** The patch fill (inpaint.ts) on a crop around the mask, for try `variation`; `share` of the progress bar is its. */
+async function patchFill(
+  photo: RawImage,
+  mask: RawImage,
+  variation: number,
+  opts: FillOptions,
+  ctx: EngineContext,
+  share: number,
+): Promise<RawImage> {
+  const region = await processMaskedRegion(
+    photo,
+    mask,
+    { margin: 0, maxPixels: MAX_CROP_PIXELS, marginFor },
+    (c, m) => {
+      const onProgress = (f: number) => ctx.progress({ stage: 'Filling', percent: Math.round(5 + 88 * share * f) });
+      return inpaint(c, m, { keepForeign: opts.keepForeign, variation, onProgress }).image;
+    },
+  );
+  return region?.image ?? photo;
+}
+
+/** `a` with the pixels set in `where` the mean of `a`'s and `b`'s. */
+function meanIn(where: Uint8Array, a: RawImage, b: RawImage): RawImage {
+  const c = a.channels;
+  const data = Buffer.from(a.data);
+  for (let i = 0; i < where.length; i++) {
+    if (!where[i]) continue;
+    for (let k = i * c; k < (i + 1) * c; k++) data[k] = ((a.data[k] as number) + (b.data[k] as number) + 1) >> 1;
+  }
+  return { ...a, data };
+}
+
 /**
- * Fills the painted area from the rest of the photo (inpaint.ts: a structure-first exemplar fill refined by
- * PatchMatch and blended in the gradient domain, copying from the background around the hole), on a crop around
- * the mask. Pixels outside the (slightly grown) mask are returned unchanged. Object removal and
- * inpainting share this; they differ in how much the mask grows. A mask over the whole photo is refused
- * (MASK_COVERS_PHOTO, from inpaint.ts).
+ * Holes up to this many pixels (after growing) are filled by both methods and given their mean; larger ones by the
+ * patch fill alone. The two run one after the other on this thread (onnxruntime-node runs a session on the calling
+ * thread), and at 1024x1024 a 5 % hole would take both about 1.5 s; the mean was measured on painted strokes and
+ * blobs up to 2,200 pixels, not on holes of that size (docs/fill.md).
+ */
+const BOTH_MAX_PIXELS = 8000;
+
+/**
+ * Fills the painted area with the patch fill (inpaint.ts: structure-first exemplar fill, PatchMatch, Poisson
+ * blending) and, for a hole up to BOTH_MAX_PIXELS with blobs in it, also with a learned inpainting network
+ * (models/migan.ts), keeping the two fills' mean in the blobs. They go wrong in different places (the network invents
+ * grain and shapes, the patch fill pastes a piece of a neighbour), and their mean is closer to the truth than either;
+ * in strokes (text, dates) the network does worse than the patch fill and the mean no better, so strokes keep the
+ * patch fill (docs/fill.md). Pixels outside
+ * the (slightly grown) mask are returned unchanged. Object removal and inpainting share this; they differ in how much
+ * the mask grows and in what the patch fill may copy. Try v of the same photo and mask ('Try another fill') gives
+ * both fills their try v. A mask over the whole photo is refused (MASK_COVERS_PHOTO).
  */
 export async function fillMasked(
   input: { image: Buffer; mask: Buffer; variation?: number },
@@ -58,38 +131,26 @@ export async function fillMasked(
   const photo = await decode(input.image);
   const painted = await decodeMask(input.mask, photo.width, photo.height);
   const dilation = Math.max(opts.minDilation, Math.round(opts.dilation * Math.max(photo.width, photo.height)));
-  const mask = growMask(painted, dilation);
-  // Another try of the same photo and mask ('Try another fill') asks for other source choices.
+  const { mask, blobs } = growMask(painted, dilation);
   const v = input.variation ?? 0;
   const variation = Number.isInteger(v) && v > 0 ? v : 0;
-  let levels = 0;
-  const region = await processMaskedRegion(
-    photo,
-    mask,
-    { margin: 0, maxPixels: MAX_CROP_PIXELS, marginFor },
-    (crop, cropMask) => {
-      ctx.progress({ stage: 'Filling', percent: 5 });
-      const result = inpaint(crop, cropMask, {
-        keepForeign: opts.keepForeign,
-        variation,
-        onProgress: (f) => ctx.progress({ stage: 'Filling', percent: Math.round(5 + 88 * f) }),
-      });
-      levels = result.levels;
-      return result.image;
-    },
-  );
+  if (!maskBox(mask)) {
+    return { images: [await encodePng(photo)], metadata: { note: 'The mask was empty: nothing to fill' } };
+  }
+  if (mask.data.every((m) => m)) throw new AppError('MASK_COVERS_PHOTO');
+  ctx.progress({ stage: 'Filling', percent: 5 });
+  const both = blobs.includes(1) && mask.data.reduce((n, m) => n + (m ? 1 : 0), 0) <= BOTH_MAX_PIXELS;
+  const patched = await patchFill(photo, mask, variation, opts, ctx, both ? 0.5 : 1);
+  const filled = both ? meanIn(blobs, patched, await learnedFill(photo, mask, variation, ctx.threads)) : patched;
   ctx.progress({ stage: 'Encoding', percent: 95 });
-  const png = await encodePng(region?.image ?? photo);
-  if (!region) return { images: [png], metadata: { note: 'The mask was empty: nothing to fill' } };
   return {
-    images: [png],
+    images: [await encodePng(filled)],
     metadata: {
-      method: 'structure-first exemplar fill, PatchMatch refinement, Poisson blending',
+      method: both
+        ? 'mean of a structure-first exemplar fill and MI-GAN learned inpainting'
+        : 'structure-first exemplar fill, PatchMatch refinement, Poisson blending',
       maskDilationPx: dilation,
       ...(variation > 0 && { variation }),
-      crop: region.box,
-      workScale: Math.round(region.scale * 1000) / 1000,
-      levels,
     },
   };
 }

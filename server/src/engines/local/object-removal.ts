@@ -1,12 +1,14 @@
 import { defineEngine } from '../define.js';
 import { fillMasked } from '../fill/masked-fill.js';
+import { releaseMigan } from '../models/migan.js';
 import { warmWithSmallJob } from '../models/warm.js';
 
 /**
- * Object removal: the mask grows a little more, so soft edges and halos around the object go with it, and patches
- * of objects the mask touches are not copied into the hole (fill/fill-sources.ts).
+ * Object removal: the mask grows a little more than inpainting's, so soft edges and halos around the object go with
+ * it; the learned fill continues the background through the hole (fill/masked-fill.ts).
  */
 export default defineEngine('object-removal', {
   run: (input, ctx) => fillMasked(input, ctx, { dilation: 0.004, minDilation: 3 }),
   warm: warmWithSmallJob,
+  release: releaseMigan,
 });
