@@ -1,4 +1,3 @@
-import { AppError } from '@ai-editor/core';
 import { miganFill } from '../models/migan.js';
 import { processMaskedRegion } from '../raster/fit.js';
 import { maskBox } from '../raster/geometry.js';
@@ -12,7 +11,7 @@ export interface FillOptions {
   /** The mask grows by this share of the photo's longer side (at least `minDilation` pixels) to swallow halos. */
   dilation: number;
   minDilation: number;
-  /** The patch fill copies from objects the mask touches too (inpainting repairs small areas from whatever surrounds them). */
+  /** The patch fill copies from objects the mask touches too (inpainting mends an area from whatever surrounds it). */
   keepForeign?: boolean;
 }
 
@@ -115,12 +114,12 @@ const BOTH_MAX_PIXELS = 8000;
  * Fills the painted area with the patch fill (inpaint.ts: structure-first exemplar fill, PatchMatch, Poisson
  * blending) and, for a hole up to BOTH_MAX_PIXELS with blobs in it, also with a learned inpainting network
  * (models/migan.ts), keeping the two fills' mean in the blobs. They go wrong in different places (the network invents
- * grain and shapes, the patch fill pastes a piece of a neighbour), and their mean is closer to the truth than either;
- * in strokes (text, dates) the network does worse than the patch fill and the mean no better, so strokes keep the
- * patch fill (docs/fill.md). Pixels outside
- * the (slightly grown) mask are returned unchanged. Object removal and inpainting share this; they differ in how much
- * the mask grows and in what the patch fill may copy. Try v of the same photo and mask ('Try another fill') gives
- * both fills their try v. A mask over the whole photo is refused (MASK_COVERS_PHOTO).
+ * grain and shapes, the patch fill pastes a piece of a neighbour), and their mean is closer to the truth than either.
+ * In strokes (text, dates) the network and the mean both do worse than the patch fill, which they keep (docs/fill.md).
+ * Pixels outside the (slightly grown) mask are returned unchanged. Object removal and inpainting share this; they
+ * differ in how much the mask grows and in what the patch fill may copy. Try v of the same photo and mask ('Try
+ * another fill') gives both fills their try v. A mask over the whole photo is refused (MASK_COVERS_PHOTO, from the
+ * patch fill, which finds nothing to copy).
  */
 export async function fillMasked(
   input: { image: Buffer; mask: Buffer; variation?: number },
@@ -137,7 +136,6 @@ export async function fillMasked(
   if (!maskBox(mask)) {
     return { images: [await encodePng(photo)], metadata: { note: 'The mask was empty: nothing to fill' } };
   }
-  if (mask.data.every((m) => m)) throw new AppError('MASK_COVERS_PHOTO');
   ctx.progress({ stage: 'Filling', percent: 5 });
   const both = blobs.includes(1) && mask.data.reduce((n, m) => n + (m ? 1 : 0), 0) <= BOTH_MAX_PIXELS;
   const patched = await patchFill(photo, mask, variation, opts, ctx, both ? 0.5 : 1);

