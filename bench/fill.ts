@@ -10,8 +10,8 @@
  * fifth (held-out-5, fills and figures since looked at: seen data too), the sixth (held-out-6, fills and figures since
  * looked at: seen data too), the seventh (held-out-7, since run against two method changes: seen data too), the
  * eighth (held-out-8, since run against a method change, its three worst cases looked at: seen data too) and the ninth
- * (held-out-9, committed before any fill ran on it, since run against one method change with its fills unseen: the
- * one that judges a new method), with the share of mask pixels far from the truth beside PSNR and texture; when
+ * (held-out-9, committed before any fill ran on it, since run against two method changes, its three worst cases looked
+ * at: seen data too; a new method needs a new held-out set), with the share of mask pixels far from the truth beside PSNR and texture; when
  * several painted sets run, also their cases pooled (cases behind G'MIC, the shortfall, foreign misses, texture).
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
  * BENCH_FILL_SETS=disc,tuning,held-out,held-out-2,held-out-3,held-out-4,held-out-5,held-out-6,held-out-7,held-out-8,
@@ -48,8 +48,8 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * (`held-out-5`, fills and figures since looked at: seen data too), sixth held-out set (`held-out-6`, fills and figures
  * since looked at: seen data too), seventh held-out set (`held-out-7`, since run against two method changes: seen data
  * too), eighth held-out set (`held-out-8`, since run against a method change, its three worst cases looked at: seen
- * data too) and ninth held-out set (`held-out-9`, committed before any fill ran on it, since run against one method
- * change); the last eight run only when asked for, and held-out-9's figures judge a new method.
+ * data too) and ninth held-out set (`held-out-9`, since run against two method changes, its three worst cases looked
+ * at: seen data too); the last eight run only when asked for.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
