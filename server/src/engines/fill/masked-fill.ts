@@ -105,8 +105,8 @@ function meanIn(where: Uint8Array, a: RawImage, b: RawImage): RawImage {
 /**
  * Holes up to this many pixels (after growing) are filled by both methods and given their mean; larger ones by the
  * patch fill alone. The two run one after the other on this thread (onnxruntime-node runs a session on the calling
- * thread), and at 1024x1024 a 5 % hole would take both about 1.5 s; the mean was measured on painted strokes and
- * blobs up to 2,200 pixels, not on holes of that size (docs/fill.md).
+ * thread): at 1024x1024 a 5 % hole takes each about 1.5 s, together over the 2 s allowed. The mean was measured on
+ * painted strokes and blobs up to 2,200 pixels, not on holes of that size (docs/fill.md).
  */
 const BOTH_MAX_PIXELS = 8000;
 
