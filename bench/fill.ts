@@ -9,13 +9,14 @@
  * (held-out-3, since looked at: seen data as well), the fourth (held-out-4, since looked at: seen data too), the
  * fifth (held-out-5, fills and figures since looked at: seen data too), the sixth (held-out-6, fills and figures since
  * looked at: seen data too), the seventh (held-out-7, since run against two method changes: seen data too), the
- * eighth (held-out-8, since run against a method change, its three worst cases looked at: seen data too) and the ninth
- * (held-out-9, committed before any fill ran on it, since run against two method changes, its three worst cases looked
- * at: seen data too; a new method needs a new held-out set), with the share of mask pixels far from the truth beside PSNR and texture; when
- * several painted sets run, also their cases pooled (cases behind G'MIC, the shortfall, foreign misses, texture).
+ * eighth (held-out-8, since run against a method change, its three worst cases looked at: seen data too), the ninth
+ * (held-out-9, since run against two method changes, its three worst cases looked at: seen data too) and the tenth
+ * (held-out-10, committed before any fill ran on it: the one that judges a new method), with the share of mask pixels
+ * far from the truth beside PSNR and texture; when several painted sets run, also their cases pooled (cases behind
+ * G'MIC, the shortfall, foreign misses, texture).
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
  * BENCH_FILL_SETS=disc,tuning,held-out,held-out-2,held-out-3,held-out-4,held-out-5,held-out-6,held-out-7,held-out-8,
- * held-out-9 the case sets run (default: disc,tuning,held-out);
+ * held-out-9,held-out-10 the case sets run (default: disc,tuning,held-out);
  * BENCH_FILL_SKIP=gmic,telea,cases,speed leaves those out;
  * BENCH_GMIC_SEEDS=1,2,3 the seeds G'MIC's score is averaged over; BENCH_GMIC_CACHE=dir keeps its fills; BENCH_RUNS=2 the timed runs at 1024x1024)
  */
@@ -48,8 +49,9 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * (`held-out-5`, fills and figures since looked at: seen data too), sixth held-out set (`held-out-6`, fills and figures
  * since looked at: seen data too), seventh held-out set (`held-out-7`, since run against two method changes: seen data
  * too), eighth held-out set (`held-out-8`, since run against a method change, its three worst cases looked at: seen
- * data too) and ninth held-out set (`held-out-9`, since run against two method changes, its three worst cases looked
- * at: seen data too); the last eight run only when asked for.
+ * data too), ninth held-out set (`held-out-9`, since run against two method changes, its three worst cases looked at:
+ * seen data too) and tenth held-out set (`held-out-10`, committed before any fill ran on it); the last nine run only
+ * when asked for, and held-out-10's figures judge a new method.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
