@@ -43,15 +43,16 @@ test('progress is real: the queue position falls as jobs ahead finish, then the 
   const positions = await watchUntil(
     page,
     async () => {
-      const m = /position (\d+)/.exec((await stage.textContent().catch(() => '')) ?? '');
+      const m = /position (\d+)/.exec((await stage.textContent({ timeout: 500 }).catch(() => '')) ?? '');
       return m ? Number(m[1]) : undefined;
     },
     async () => (await percent.count()) > 0 || (await card.count()) > 0,
     300_000,
   );
+  // The percentage is gone once the result shows: read it without waiting for it to come back.
   const percents = await watchUntil(
     page,
-    async () => ((await percent.count()) ? await percent.textContent() : undefined) ?? undefined,
+    async () => (await percent.textContent({ timeout: 500 }).catch(() => null)) ?? undefined,
     async () => (await card.count()) > 0,
     300_000,
   );
