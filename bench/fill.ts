@@ -11,7 +11,8 @@
  * looked at: seen data too), the seventh (held-out-7, since run against two method changes: seen data too), the
  * eighth (held-out-8, since run against a method change, its three worst cases looked at: seen data too), the ninth
  * (held-out-9, since run against two method changes, its three worst cases looked at: seen data too) and the tenth
- * (held-out-10, committed before any fill ran on it: the one that judges a new method), with the share of mask pixels
+ * (held-out-10, committed before any fill ran on it, since run against one method change with its fills unseen: the
+ * one that judges a new method), with the share of mask pixels
  * far from the truth beside PSNR and texture; when several painted sets run, also their cases pooled (cases behind
  * G'MIC, the shortfall, foreign misses, texture).
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
@@ -50,7 +51,8 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * since looked at: seen data too), seventh held-out set (`held-out-7`, since run against two method changes: seen data
  * too), eighth held-out set (`held-out-8`, since run against a method change, its three worst cases looked at: seen
  * data too), ninth held-out set (`held-out-9`, since run against two method changes, its three worst cases looked at:
- * seen data too) and tenth held-out set (`held-out-10`, committed before any fill ran on it); the last nine run only
+ * seen data too) and tenth held-out set (`held-out-10`, committed before any fill ran on it, since run against one
+ * method change with its fills unseen); the last nine run only
  * when asked for, and held-out-10's figures judge a new method.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
