@@ -69,9 +69,10 @@ const CONTEXT = 256;
 /**
  * The square the network fills for a hole with bounding box `box` in a width x height photo: the box widened by
  * CONTEXT, at least SIDE or the photo's longer side if that is shorter (a small photo is enlarged to the network's
- * size rather than reflected around: on the coins photo, 384 x 303, that gave 7-13 dB more), centred on the box, moved by `shift` (each at most half of CONTEXT, so the box stays
- * inside), then moved, not cut, to lie within the photo where the photo is large enough; where it is not, the square
- * reaches past the photo and reflects it (windowPixels).
+ * size rather than reflected around: on the coins photo, 384 x 303, that gave 7-13 dB more), centred on the box,
+ * moved by `shift` (each at most half of CONTEXT, so the box stays inside), then moved, not cut, to lie within the
+ * photo where the photo is large enough; where it is not, the square reaches past the photo and reflects it
+ * (windowPixels).
  */
 function miganWindow(box: Rect, width: number, height: number, shift = { x: 0, y: 0 }): Rect {
   const side = Math.max(Math.min(SIDE, Math.max(width, height)), Math.max(box.width, box.height) + CONTEXT);
