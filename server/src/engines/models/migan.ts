@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
-import { maskBox, type Rect } from '../raster/geometry.js';
+import { maskBox, type Rect, reflectIndex } from '../raster/geometry.js';
 import type { RawImage } from '../raster/image.js';
 import { resizeRaw } from '../raster/resize.js';
 
@@ -88,14 +88,6 @@ function miganWindow(box: Rect, width: number, height: number, shift = { x: 0, y
   };
 }
 
-/** Index `i` reflected into [0, n) (…2 1 0 1 2…), as often as needed. */
-function reflect(i: number, n: number): number {
-  if (n === 1) return 0;
-  const period = 2 * (n - 1);
-  const m = ((i % period) + period) % period;
-  return m < n ? m : period - m;
-}
-
 /**
  * The window's RGB (3 bytes a pixel) and hole (1 where to fill), reduced to SIDE x SIDE by averaging the pixels each
  * output pixel covers. An output pixel that covers any hole pixel is hole, and the known ones average known pixels
@@ -116,9 +108,9 @@ function windowPixels(img: RawImage, hole: RawImage, win: Rect): { rgb: Uint8Arr
       let n = 0;
       let masked = false;
       for (let y = y0; y < y1 && !masked; y++) {
-        const row = reflect(win.top + y, img.height) * img.width;
+        const row = reflectIndex(win.top + y, img.height) * img.width;
         for (let x = x0; x < x1; x++) {
-          const j = row + reflect(win.left + x, img.width);
+          const j = row + reflectIndex(win.left + x, img.width);
           if (hole.data[j]) {
             masked = true;
             break;

@@ -87,3 +87,11 @@ export function pasteMasked(base: RawImage, patch: RawImage, box: Rect, mask: Ra
 export function fitScale(width: number, height: number, maxPixels: number): number {
   return Math.min(1, Math.sqrt(maxPixels / (width * height)));
 }
+
+/** Index `i` reflected into [0, n) without repeating the edge (…2 1 0 1 2…), bouncing as often as a small n needs. */
+export function reflectIndex(i: number, n: number): number {
+  if (n === 1) return 0;
+  const period = 2 * (n - 1);
+  const m = ((i % period) + period) % period;
+  return m < n ? m : period - m;
+}

@@ -6,6 +6,8 @@
  * pixels, which halves the work.
  */
 
+import { reflectIndex } from '../raster/geometry.js';
+
 export interface NlMeansOptions {
   /** Filtering parameter, in the units of the guide plane: larger h averages more. */
   h: number;
@@ -28,18 +30,9 @@ function padReflect(src: Float32Array, w: number, h: number, pad: number): Float
   const pw = w + 2 * pad;
   const ph = h + 2 * pad;
   const out = new Float64Array(pw * ph);
-  const mirror = (i: number, n: number) => {
-    // Reflection may need to bounce more than once on tiny images.
-    for (;;) {
-      if (i < 0) i = -i;
-      else if (i >= n) i = 2 * n - 2 - i;
-      else return i;
-      if (n === 1) return 0;
-    }
-  };
   for (let y = 0; y < ph; y++) {
-    const sy = mirror(y - pad, h) * w;
-    for (let x = 0; x < pw; x++) out[y * pw + x] = src[sy + mirror(x - pad, w)] as number;
+    const sy = reflectIndex(y - pad, h) * w;
+    for (let x = 0; x < pw; x++) out[y * pw + x] = src[sy + reflectIndex(x - pad, w)] as number;
   }
   return out;
 }
