@@ -1,6 +1,5 @@
 import { miganFill } from '../models/migan.js';
 import { processMaskedRegion } from '../raster/fit.js';
-import { maskBox } from '../raster/geometry.js';
 import { decode, decodeMask, encodePng, type RawImage } from '../raster/image.js';
 import { dilate } from '../raster/morphology.js';
 import type { EngineContext, EngineOutput } from '../types.js';
@@ -133,11 +132,12 @@ export async function fillMasked(
   const { mask, blobs } = growMask(painted, dilation);
   const v = input.variation ?? 0;
   const variation = Number.isInteger(v) && v > 0 ? v : 0;
-  if (!maskBox(mask)) {
+  const holePixels = mask.data.reduce((n, m) => n + (m ? 1 : 0), 0);
+  if (holePixels === 0) {
     return { images: [await encodePng(photo)], metadata: { note: 'The mask was empty: nothing to fill' } };
   }
   ctx.progress({ stage: 'Filling', percent: 5 });
-  const both = blobs.includes(1) && mask.data.reduce((n, m) => n + (m ? 1 : 0), 0) <= BOTH_MAX_PIXELS;
+  const both = holePixels <= BOTH_MAX_PIXELS && blobs.includes(1);
   const patched = await patchFill(photo, mask, variation, opts, ctx, both ? 0.5 : 1);
   const filled = both ? meanIn(blobs, patched, await learnedFill(photo, mask, variation, ctx.threads)) : patched;
   ctx.progress({ stage: 'Encoding', percent: 95 });

@@ -89,15 +89,17 @@ function miganWindow(box: Rect, width: number, height: number, shift = { x: 0, y
 }
 
 /**
- * The window's RGB (3 bytes a pixel) and hole (1 where to fill), reduced to SIDE x SIDE by averaging the pixels each
- * output pixel covers. An output pixel that covers any hole pixel is hole, and the known ones average known pixels
- * only: nothing of what lies under the mask reaches the network. (The pipeline's own scaling, linear for the photo
- * and nearest for the mask, lets a thin stroke's pixels through as known ones.)
+ * The window reduced to SIDE x SIDE as the network's inputs: planar RGB bytes (averaging the pixels each output pixel
+ * covers) and the mask, 255 where known and 0 where to fill. An output pixel that covers any hole pixel is to be
+ * filled, and sent as mid-grey, the network's own "unknown"; the known ones average known pixels only: nothing of
+ * what lies under the mask reaches the network. (The pipeline's own scaling, linear for the photo and nearest for
+ * the mask, lets a thin stroke's pixels through as known ones.)
  */
-function windowPixels(img: RawImage, hole: RawImage, win: Rect): { rgb: Uint8Array; holes: Uint8Array } {
+function windowPixels(img: RawImage, hole: RawImage, win: Rect): { planar: Uint8Array; known: Uint8Array } {
   const c = img.channels;
-  const rgb = new Uint8Array(3 * SIDE * SIDE);
-  const holes = new Uint8Array(SIDE * SIDE);
+  const n = SIDE * SIDE;
+  const planar = new Uint8Array(3 * n);
+  const known = new Uint8Array(n);
   const span = (o: number) => [Math.floor((o * win.width) / SIDE), Math.ceil(((o + 1) * win.width) / SIDE)] as const;
   const sum = [0, 0, 0];
   for (let oy = 0; oy < SIDE; oy++) {
@@ -105,7 +107,7 @@ function windowPixels(img: RawImage, hole: RawImage, win: Rect): { rgb: Uint8Arr
     for (let ox = 0; ox < SIDE; ox++) {
       const [x0, x1] = span(ox);
       sum.fill(0);
-      let n = 0;
+      let count = 0;
       let masked = false;
       for (let y = y0; y < y1 && !masked; y++) {
         const row = reflectIndex(win.top + y, img.height) * img.width;
@@ -116,15 +118,15 @@ function windowPixels(img: RawImage, hole: RawImage, win: Rect): { rgb: Uint8Arr
             break;
           }
           for (let k = 0; k < 3; k++) sum[k] = (sum[k] as number) + (img.data[j * c + Math.min(k, c - 1)] as number);
-          n++;
+          count++;
         }
       }
       const o = oy * SIDE + ox;
-      holes[o] = masked ? 1 : 0;
-      for (let k = 0; k < 3; k++) rgb[o * 3 + k] = masked ? 128 : Math.round((sum[k] as number) / n);
+      known[o] = masked ? 0 : 255;
+      for (let k = 0; k < 3; k++) planar[k * n + o] = masked ? 128 : Math.round((sum[k] as number) / count);
     }
   }
-  return { rgb, holes };
+  return { planar, known };
 }
 
 /**
@@ -141,14 +143,8 @@ export async function miganFill(
   const bounds = maskBox(hole);
   if (!bounds) return img;
   const win = miganWindow(bounds, img.width, img.height, shift);
-  const { rgb, holes } = windowPixels(img, hole, win);
+  const { planar, known } = windowPixels(img, hole, win);
   const n = SIDE * SIDE;
-  const planar = new Uint8Array(3 * n);
-  const known = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < 3; k++) planar[k * n + i] = rgb[i * 3 + k] as number;
-    known[i] = holes[i] ? 0 : 255;
-  }
   const s = await getSession(threads);
   const { result } = await s.run({
     image: new ort.Tensor('uint8', planar, [1, 3, SIDE, SIDE]),
