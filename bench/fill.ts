@@ -11,8 +11,9 @@
  * looked at: seen data too), the seventh (held-out-7, since run against two method changes: seen data too), the
  * eighth (held-out-8, since run against a method change, its three worst cases looked at: seen data too), the ninth
  * (held-out-9, since run against two method changes, its three worst cases looked at: seen data too), the tenth
- * (held-out-10, committed before any fill ran on it, since run against one method change: fills unseen, judging the
- * next change) and the eleventh (held-out-11, committed before any fill ran on it: kept fresh for the change after),
+ * (held-out-10, committed before any fill ran on it, since run against two method changes, fills unseen) and the
+ * eleventh (held-out-11, committed before any fill ran on it, since run against one method change, fills unseen: the
+ * one that judges the next change),
  * with the share of mask pixels far from the truth beside PSNR and texture; when several painted sets run, also their
  * cases pooled (cases behind G'MIC, the shortfall, foreign misses, texture).
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
@@ -51,10 +52,10 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * since looked at: seen data too), seventh held-out set (`held-out-7`, since run against two method changes: seen data
  * too), eighth held-out set (`held-out-8`, since run against a method change, its three worst cases looked at: seen
  * data too), ninth held-out set (`held-out-9`, since run against two method changes, its three worst cases looked at:
- * seen data too), tenth held-out set (`held-out-10`, committed before any fill ran on it, since run against one
- * method change with its fills unseen) and eleventh held-out set (`held-out-11`, committed before any fill ran on it);
- * the last ten run only when asked for: held-out-10, fills unseen, judging the next change; held-out-11 kept fresh for
- * the change after.
+ * seen data too), tenth held-out set (`held-out-10`, committed before any fill ran on it, since run against two
+ * method changes with its fills unseen) and eleventh held-out set (`held-out-11`, committed before any fill ran on it,
+ * since run against one method change with its fills unseen); the last ten run only when asked for, and held-out-11
+ * judges the next change.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);

@@ -1338,9 +1338,9 @@ export const HELD_OUT_9_CASES: PaintedCaseSpec[] = [
  * with a pale sprout, anemones and their buds on thin stems in a blurred meadow, storm clouds lit by the setting sun
  * over a dark ridge and a tree's silhouette, young grass blades close up, two dandelion seeds' achenes and thin beaks
  * before blurred orange flowers). Held-out-9 had judged two method changes and its three worst cases were looked at
- * when this set was made to judge the next method. This set has since been run against one method change (the mean of
- * the patch fill and MI-GAN, docs/fill.md) with its fills unseen, and judges the next change; `HELD_OUT_11_CASES` below
- * is kept fresh for the change after. Never change the fill by looking at its figures.
+ * when this set was made to judge the next method. This set has since judged two method changes (the mean of the patch
+ * fill and MI-GAN; the network's two views and the mean's grain grown back, docs/fill.md) with its fills unseen;
+ * `HELD_OUT_11_CASES` below judges the next change. Never change the fill by looking at its figures.
  */
 export const HELD_OUT_10_CASES: PaintedCaseSpec[] = [
   {
@@ -1462,9 +1462,10 @@ export const HELD_OUT_10_CASES: PaintedCaseSpec[] = [
  * five photos no earlier set uses (fixtures/README.md: a butterfly on a thin stem's flower before a pale blurred
  * backdrop with buds and a flower head, a water drop hanging from a curved grass blade's tip before blurred green,
  * mountain ridges and a rocky summit under storm clouds, a yellow flower's petals and dark stamens against a black
- * backdrop, sharp orange petals with fine veins before blurred red ones). Held-out-10 has since been run against one
- * method change with its fills unseen and judges the next change; this set is kept fresh for the change after. Never
- * change the fill by looking at its figures.
+ * backdrop, sharp orange petals with fine veins before blurred red ones). Held-out-10 had been run against one method
+ * change when this set was made. This set has since been run against one method change (the network's two views and
+ * the mean's grain grown back, docs/fill.md) with its fills unseen, and judges the next change. Never change the fill
+ * by looking at its figures.
  */
 export const HELD_OUT_11_CASES: PaintedCaseSpec[] = [
   {
@@ -1688,8 +1689,8 @@ export function paintedSetBase(label: string): number {
 
 /**
  * A case of a seen set, built: every set but the newest held-out set (the last in PAINTED_SETS, now held-out-11), which
- * only the bench runs. Held-out-10 is among the sets this can build although it still judges the next change (its
- * fills unseen): no test names one of its cases, and none may until it has judged that change.
+ * only the bench runs. Held-out-10 is among the sets this can build (its fills unseen, it has judged two changes): no
+ * test names one of its cases.
  */
 export function namedPaintedCase(name: string): Promise<PaintedCase> {
   for (const [label, specs] of PAINTED_SETS.slice(0, -1)) {
