@@ -31,10 +31,10 @@ function blur(data: Float32Array, w: number, h: number, c: number, kernel: Float
 
 /**
  * In the pixels set in `where` (one byte per pixel): the weighted mean of `fills`, its fine detail grown by `gain`
- * (an unsharp mask: each value moved `gain` times its difference from a Gaussian blur of `sigma` px over the area's
- * pixels only, so that a step to the pixels around is not grown), rounded once;
- * elsewhere the first fill's pixels. Fills that go wrong in different places average closer to the truth, and calmer
- * than each (their grain partly cancels); the gain grows the grain back. Only the box around `where` is worked on.
+ * (an unsharp mask: each value moved `gain` times its difference from a Gaussian blur of `sigma` px taken over the
+ * pixels of `where` only, so that a step to the pixels around is not grown), rounded once; elsewhere the first fill's
+ * pixels. Fills that go wrong in different places average closer to the truth, and calmer than each (their grain
+ * partly cancels); the gain grows the grain back. Only the box around `where` is worked on.
  */
 export function detailMean(
   where: Uint8Array,
@@ -52,45 +52,31 @@ export function detailMean(
   });
   if (!box) return base;
   const kernel = gaussianKernel(sigma);
-  const area = padBox(box, (kernel.length - 1) / 2 + 1, w, h);
-  const mean = new Float32Array(area.width * area.height * c);
-  for (let y = 0; y < area.height; y++) {
-    for (let x = 0; x < area.width; x++) {
-      const j = (area.top + y) * w + area.left + x;
-      for (let k = 0; k < c; k++) {
-        const o = (y * area.width + x) * c + k;
-        if (!where[j]) mean[o] = base.data[j * c + k] as number;
-        else for (const f of fills) mean[o] = (mean[o] as number) + f.weight * (f.img.data[j * c + k] as number);
-      }
+  const area = padBox(box, (kernel.length - 1) / 2, w, h);
+  const at = (o: number) => (area.top + Math.floor(o / area.width)) * w + area.left + (o % area.width);
+  const n = area.width * area.height;
+  // The mean in `where` and 0 elsewhere, and `where` itself: their blurs' ratio is the blur of `where`'s pixels only.
+  const mean = new Float32Array(n * c);
+  const inside = new Float32Array(n);
+  for (let o = 0; o < n; o++) {
+    const j = at(o);
+    if (!where[j]) continue;
+    inside[o] = 1;
+    for (let k = 0; k < c; k++) {
+      for (const f of fills)
+        mean[o * c + k] = (mean[o * c + k] as number) + f.weight * (f.img.data[j * c + k] as number);
     }
   }
-  // The blur of the area's pixels only (normalised by the blurred area), so the step to the pixels around is no detail.
-  const inside = new Float32Array(area.width * area.height * c);
-  for (let y = 0; y < area.height; y++) {
-    for (let x = 0; x < area.width; x++) {
-      if (where[(area.top + y) * w + area.left + x])
-        inside.fill(1, (y * area.width + x) * c, (y * area.width + x + 1) * c);
-    }
-  }
-  const weighted = blur(
-    mean.map((v, o) => v * (inside[o] as number)),
-    area.width,
-    area.height,
-    c,
-    kernel,
-  );
-  const share = blur(inside, area.width, area.height, c, kernel);
+  const smoothMean = blur(mean, area.width, area.height, c, kernel);
+  const smoothInside = blur(inside, area.width, area.height, 1, kernel);
   const data = Buffer.from(base.data);
-  for (let y = 0; y < area.height; y++) {
-    for (let x = 0; x < area.width; x++) {
-      const j = (area.top + y) * w + area.left + x;
-      if (!where[j]) continue;
-      for (let k = 0; k < c; k++) {
-        const o = (y * area.width + x) * c + k;
-        const v = mean[o] as number;
-        const smooth = (weighted[o] as number) / (share[o] as number);
-        data[j * c + k] = Math.max(0, Math.min(255, Math.round(v + gain * (v - smooth))));
-      }
+  for (let o = 0; o < n; o++) {
+    if (!inside[o]) continue;
+    const j = at(o);
+    for (let k = 0; k < c; k++) {
+      const v = mean[o * c + k] as number;
+      const smooth = (smoothMean[o * c + k] as number) / (smoothInside[o] as number);
+      data[j * c + k] = Math.max(0, Math.min(255, Math.round(v + gain * (v - smooth))));
     }
   }
   return { ...base, data };
