@@ -56,4 +56,22 @@ describe('the mean of fills with its detail grown back', () => {
       [...area.keys()].filter((i) => area[i]).reduce((s, i) => s + (img.data[i * 3] as number), 0) / 200;
     expect(Math.abs(mean(grown) - mean(plain))).toBeLessThan(1);
   });
+
+  it('outvotes a fill that alone pasted something, and keeps the plain mean where the fills agree', () => {
+    const agreement = { spread: 150, sigma: 2 };
+    // The third fill pasted something bright into the area's left part (x 10..21), which the others fill at 100.
+    const ghost = grey(100, 0, 3);
+    for (let y = 10; y < 20; y++) ghost.data.fill(250, (y * W + 10) * 3, (y * W + 22) * 3);
+    const fills = [
+      { img: grey(100, 0, 1), weight: 0.5 },
+      { img: grey(100, 0, 2), weight: 0.25 },
+      { img: ghost, weight: 0.25 },
+    ];
+    const centre = (15 * W + 14) * 3;
+    expect(detailMean(area, fills, 0, 1).data[centre]).toBe(138);
+    expect(detailMean(area, fills, 0, 1, agreement).data[centre]).toBeLessThan(105);
+    // Three shades close together: the weights stay nearly as given.
+    const close = [100, 110, 120].map((level, i) => ({ img: grey(level, 0, i), weight: i ? 0.25 : 0.5 }));
+    expect(Math.abs((detailMean(area, close, 0, 1, agreement).data[centre] as number) - 107.5)).toBeLessThan(1);
+  });
 });

@@ -29,18 +29,76 @@ function blur(data: Float32Array, w: number, h: number, c: number, kernel: Float
   return pass(across, (x, y, d) => Math.min(h - 1, Math.max(0, y + d)) * w + x);
 }
 
+/** The per-channel median of `values` (a few fills' values of one pixel). */
+function median(values: number[]): number {
+  const v = values.sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 ? (v[m] as number) : ((v[m - 1] as number) + (v[m] as number)) / 2;
+}
+
+/**
+ * Per fill, its weight at each pixel of the area (offsets `o`, image index `at(o)`): its base weight, lowered by
+ * exp(-(d / spread)^2) where d is its RGB distance from the fills' per-pixel median, blurred over `inside` (a fill that
+ * goes its own way over a patch, not a pixel), then normalised to sum 1 at each pixel.
+ */
+function agreementWeights(
+  fills: { img: RawImage; weight: number }[],
+  inside: Float32Array,
+  smoothInside: Float32Array,
+  at: (o: number) => number,
+  size: { width: number; height: number; channels: number },
+  spread: number,
+  kernel: Float32Array,
+): Float32Array[] {
+  const { width, height, channels: c } = size;
+  const n = width * height;
+  const distances = fills.map(() => new Float32Array(n));
+  for (let o = 0; o < n; o++) {
+    if (!inside[o]) continue;
+    const j = at(o);
+    const mid = Array.from({ length: c }, (_, k) => median(fills.map((f) => f.img.data[j * c + k] as number)));
+    for (const [i, f] of fills.entries()) {
+      let sum = 0;
+      for (let k = 0; k < c; k++) sum += ((f.img.data[j * c + k] as number) - (mid[k] as number)) ** 2;
+      (distances[i] as Float32Array)[o] = Math.sqrt(sum);
+    }
+  }
+  const weights = distances.map((d, i) => {
+    const smooth = blur(d, width, height, 1, kernel);
+    const base = (fills[i] as (typeof fills)[number]).weight;
+    return Float32Array.from(d, (_, o) =>
+      inside[o] ? base * Math.exp(-(((smooth[o] as number) / (smoothInside[o] as number) / spread) ** 2)) : 0,
+    );
+  });
+  for (let o = 0; o < n; o++) {
+    if (!inside[o]) continue;
+    const total = weights.reduce((s, w) => s + (w[o] as number), 0);
+    for (const w of weights) w[o] = (w[o] as number) / total;
+  }
+  return weights;
+}
+
+/** How a fill that disagrees with the others is weighted down (agreementWeights); `sigma` blurs the distance. */
+export interface Agreement {
+  spread: number;
+  sigma: number;
+}
+
 /**
  * In the pixels set in `where` (one byte per pixel): the weighted mean of `fills`, its fine detail grown by `gain`
  * (an unsharp mask: each value moved `gain` times its difference from a Gaussian blur of `sigma` px taken over the
  * pixels of `where` only, so that a step to the pixels around is not grown), rounded once; elsewhere the first fill's
  * pixels. Fills that go wrong in different places average closer to the truth, and calmer than each (their grain
- * partly cancels); the gain grows the grain back. Only the box around `where` is worked on.
+ * partly cancels); the gain grows the grain back. With `agreement`, a fill far from the others' median at a pixel
+ * (one that pasted a piece of a neighbour there) weighs less, so that its mistake is not kept as a faint ghost. Only
+ * the box around `where` is worked on.
  */
 export function detailMean(
   where: Uint8Array,
   fills: { img: RawImage; weight: number }[],
   gain: number,
   sigma: number,
+  agreement?: Agreement,
 ): RawImage {
   const base = (fills[0] as (typeof fills)[number]).img;
   const { width: w, height: h, channels: c } = base;
@@ -52,19 +110,33 @@ export function detailMean(
   });
   if (!box) return base;
   const kernel = gaussianKernel(sigma);
-  const area = padBox(box, (kernel.length - 1) / 2, w, h);
+  const agreementKernel = agreement && gaussianKernel(agreement.sigma);
+  const reach = Math.max(kernel.length, agreementKernel?.length ?? 0);
+  const area = padBox(box, (reach - 1) / 2, w, h);
   const at = (o: number) => (area.top + Math.floor(o / area.width)) * w + area.left + (o % area.width);
   const n = area.width * area.height;
+  const inside = Float32Array.from({ length: n }, (_, o) => (where[at(o)] ? 1 : 0));
+  const size = { width: area.width, height: area.height, channels: c };
+  const weights = agreementKernel
+    ? agreementWeights(
+        fills,
+        inside,
+        blur(inside, area.width, area.height, 1, agreementKernel),
+        at,
+        size,
+        agreement.spread,
+        agreementKernel,
+      )
+    : fills.map((f) => new Float32Array(n).fill(f.weight));
   // The mean in `where` and 0 elsewhere, and `where` itself: their blurs' ratio is the blur of `where`'s pixels only.
   const mean = new Float32Array(n * c);
-  const inside = new Float32Array(n);
   for (let o = 0; o < n; o++) {
+    if (!inside[o]) continue;
     const j = at(o);
-    if (!where[j]) continue;
-    inside[o] = 1;
     for (let k = 0; k < c; k++) {
-      for (const f of fills)
-        mean[o * c + k] = (mean[o * c + k] as number) + f.weight * (f.img.data[j * c + k] as number);
+      for (const [i, f] of fills.entries()) {
+        mean[o * c + k] = (mean[o * c + k] as number) + (weights[i]?.[o] as number) * (f.img.data[j * c + k] as number);
+      }
     }
   }
   const smoothMean = blur(mean, area.width, area.height, c, kernel);
