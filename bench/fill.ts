@@ -11,14 +11,14 @@
  * looked at: seen data too), the seventh (held-out-7, since run against two method changes: seen data too), the
  * eighth (held-out-8, since run against a method change, its three worst cases looked at: seen data too), the ninth
  * (held-out-9, since run against two method changes, its three worst cases looked at: seen data too), the tenth
- * (held-out-10, committed before any fill ran on it, since run against two method changes, fills unseen) and the
- * eleventh (held-out-11, committed before any fill ran on it, since run against one method change, fills unseen: the
- * one that judges the next change),
+ * (held-out-10, committed before any fill ran on it, since run against two method changes, fills unseen), the
+ * eleventh (held-out-11, committed before any fill ran on it, since run against two method changes, fills unseen) and
+ * the twelfth (held-out-12, committed before any fill ran on it, fresh: the one that judges the next change),
  * with the share of mask pixels far from the truth beside PSNR and texture; when several painted sets run, also their
  * cases pooled (cases behind G'MIC, the shortfall, foreign misses, texture).
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
  * BENCH_FILL_SETS=disc,tuning,held-out,held-out-2,held-out-3,held-out-4,held-out-5,held-out-6,held-out-7,held-out-8,
- * held-out-9,held-out-10,held-out-11 the case sets run (default: disc,tuning,held-out);
+ * held-out-9,held-out-10,held-out-11,held-out-12 the case sets run (default: disc,tuning,held-out);
  * BENCH_FILL_SKIP=gmic,telea,cases,speed leaves those out;
  * BENCH_GMIC_SEEDS=1,2,3 the seeds G'MIC's score is averaged over; BENCH_GMIC_CACHE=dir keeps its fills; BENCH_RUNS=2 the timed runs at 1024x1024)
  */
@@ -53,9 +53,9 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * too), eighth held-out set (`held-out-8`, since run against a method change, its three worst cases looked at: seen
  * data too), ninth held-out set (`held-out-9`, since run against two method changes, its three worst cases looked at:
  * seen data too), tenth held-out set (`held-out-10`, committed before any fill ran on it, since run against two
- * method changes with its fills unseen) and eleventh held-out set (`held-out-11`, committed before any fill ran on it,
- * since run against one method change with its fills unseen); the last ten run only when asked for, and held-out-11
- * judges the next change.
+ * method changes with its fills unseen), eleventh held-out set (`held-out-11`, committed before any fill ran on it,
+ * since run against two method changes with its fills unseen) and twelfth held-out set (`held-out-12`, committed before
+ * any fill ran on it, fresh); the last eleven run only when asked for, and held-out-12 judges the next change.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);

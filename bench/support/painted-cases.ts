@@ -33,8 +33,11 @@
  * `plasma-workspace-wallpapers`, `lxqt-themes` and `mate-backgrounds`) was committed before any fill (ours, G'MIC or
  * Telea) was run on it, and has since been run against one method change with its fills unseen; it judges the next
  * change, and the method is never tuned on it. The eleventh held-out set (`HELD_OUT_11_CASES`, five photos from
- * Debian's `lxqt-themes` and `mate-backgrounds`) was committed before any fill (ours, G'MIC or Telea) was run on it; it
- * is kept fresh for the change after, and the method is never tuned on it either.
+ * Debian's `lxqt-themes` and `mate-backgrounds`) was committed before any fill (ours, G'MIC or Telea) was run on it,
+ * and has since been run against one method change with its fills unseen; it judges the next change. The twelfth
+ * held-out set (`HELD_OUT_12_CASES`, five greyscale photos from Debian's `lebiniou-data`) was committed before any fill
+ * (ours, G'MIC, Telea or MI-GAN) was run on it; it is kept fresh for the change after, and the method is never tuned on
+ * it either.
  */
 import type { RawImage } from '../../server/src/engines/raster/image.js';
 import { fixturePixels } from '../../server/test/support/engine-ctx.js';
@@ -1464,8 +1467,8 @@ export const HELD_OUT_10_CASES: PaintedCaseSpec[] = [
  * mountain ridges and a rocky summit under storm clouds, a yellow flower's petals and dark stamens against a black
  * backdrop, sharp orange petals with fine veins before blurred red ones). Held-out-10 had been run against one method
  * change when this set was made. This set has since been run against one method change (the network's two views and
- * the mean's grain grown back, docs/fill.md) with its fills unseen, and judges the next change. Never change the fill
- * by looking at its figures.
+ * the mean's grain grown back, docs/fill.md) with its fills unseen, and judges the next change; `HELD_OUT_12_CASES`
+ * below is kept fresh for the change after. Never change the fill by looking at its figures.
  */
 export const HELD_OUT_11_CASES: PaintedCaseSpec[] = [
   {
@@ -1582,6 +1585,129 @@ export const HELD_OUT_11_CASES: PaintedCaseSpec[] = [
   },
 ];
 
+/**
+ * Twelfth held-out set (`BENCH_FILL_SETS=held-out-12`): written down and committed before any fill was run on it, on
+ * five photos no earlier set uses (fixtures/README.md, all greyscale, from Debian's `lebiniou-data`: a TV standing in
+ * leaf litter beside a tree trunk, a room with speakers, a TV stand, a small monitor and a white cat, a beach's sand,
+ * sea and horizon, people's silhouettes before a lit aquarium tank, letters written in sand beside a bare foot).
+ * Held-out-11 had been run against two method changes with its fills unseen when this set was made; this set judges
+ * the next change. Never change the fill by looking at its figures, nor run a fill on these cases but the bench's.
+ */
+export const HELD_OUT_12_CASES: PaintedCaseSpec[] = [
+  {
+    name: 'tvleaves-side',
+    kind: 'touch',
+    ground: "the leaf litter left of the TV's left edge",
+    photo: 'tvleaves.jpg',
+    blobs: [{ cx: 156, cy: 250, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'tvleaves-trunk',
+    kind: 'touch',
+    ground: "the blurred sunlit ground left of the tree trunk's edge",
+    photo: 'tvleaves.jpg',
+    blobs: [{ cx: 538, cy: 130, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'tvleaves-edge',
+    kind: 'across',
+    ground: "the tree trunk's left edge against the sunlit ground behind",
+    photo: 'tvleaves.jpg',
+    blobs: [{ cx: 525, cy: 184, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'tvleaves-date',
+    kind: 'text',
+    ground: 'leaf litter, its lit and shaded leaves',
+    photo: 'tvleaves.jpg',
+    text: { s: '2019', x: 480, y: 300, size: 24, r: 2 },
+  },
+  {
+    name: 'catroom-monitor',
+    kind: 'touch',
+    ground: "the speaker's dark front left of the small monitor's edge",
+    photo: 'catroom.jpg',
+    blobs: [{ cx: 149, cy: 262, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'catroom-leg',
+    kind: 'across',
+    ground: "the TV stand's thin chrome leg across the dark wall, a shelf's dark frame at the mask's right",
+    photo: 'catroom.jpg',
+    blobs: [{ cx: 326, cy: 236, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'catroom-board',
+    kind: 'across',
+    ground: "a pale board's faint top edge against the darker wall above it",
+    photo: 'catroom.jpg',
+    blobs: [{ cx: 250, cy: 102, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'catroom-date',
+    kind: 'text',
+    ground: "the framed document's lines of writing",
+    photo: 'catroom.jpg',
+    text: { s: '2019', x: 75, y: 20, size: 24, r: 2 },
+  },
+  {
+    name: 'beach-horizon',
+    kind: 'across',
+    ground: "the sea's horizon against the hazy sky",
+    photo: 'beach.jpg',
+    blobs: [{ cx: 394, cy: 205, rx: 13, ry: 13 }],
+  },
+  {
+    name: 'beach-date',
+    kind: 'text',
+    ground: "the beach's rippled sand",
+    photo: 'beach.jpg',
+    text: { s: '2019', x: 300, y: 300, size: 24, r: 2 },
+  },
+  {
+    name: 'aquarium-person',
+    kind: 'touch',
+    ground: "the lit water right of a person's silhouette",
+    photo: 'aquarium.jpg',
+    blobs: [{ cx: 418, cy: 235, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'aquarium-head',
+    kind: 'touch',
+    ground: "the lit water above a man's head",
+    photo: 'aquarium.jpg',
+    blobs: [{ cx: 232, cy: 203, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'aquarium-floor',
+    kind: 'across',
+    ground: "the tank's lower edge: a lit band of water over the dark floor",
+    photo: 'aquarium.jpg',
+    blobs: [{ cx: 350, cy: 287, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'sand-foot',
+    kind: 'touch',
+    ground: "the sand left of a bare foot's edge",
+    photo: 'sand.jpg',
+    blobs: [{ cx: 294, cy: 315, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'sand-groove',
+    kind: 'across',
+    ground: "a letter's groove written in the sand",
+    photo: 'sand.jpg',
+    blobs: [{ cx: 90, cy: 226, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'sand-date',
+    kind: 'text',
+    ground: 'sand with footprints and scattered lumps',
+    photo: 'sand.jpg',
+    text: { s: '2019', x: 60, y: 60, size: 24, r: 2 },
+  },
+];
+
 /** Digits as polylines in a unit box (x right, y down), the way a date stamp is drawn. */
 const GLYPHS: Record<string, [number, number][][]> = {
   '0': [
@@ -1675,6 +1801,7 @@ export const PAINTED_SETS: [string, PaintedCaseSpec[]][] = [
   ['held-out-9', HELD_OUT_9_CASES],
   ['held-out-10', HELD_OUT_10_CASES],
   ['held-out-11', HELD_OUT_11_CASES],
+  ['held-out-12', HELD_OUT_12_CASES],
 ];
 
 /** The number of a set's first case (see PAINTED_SETS). */
@@ -1688,9 +1815,9 @@ export function paintedSetBase(label: string): number {
 }
 
 /**
- * A case of a seen set, built: every set but the newest held-out set (the last in PAINTED_SETS, now held-out-11), which
- * only the bench runs. Held-out-10 is among the sets this can build (its fills unseen, it has judged two changes): no
- * test names one of its cases.
+ * A case of a seen set, built: every set but the newest held-out set (the last in PAINTED_SETS, now held-out-12), which
+ * only the bench runs. Held-out-10 and held-out-11 are among the sets this can build (their fills unseen, each run
+ * against two changes): no test names one of their cases.
  */
 export function namedPaintedCase(name: string): Promise<PaintedCase> {
   for (const [label, specs] of PAINTED_SETS.slice(0, -1)) {
