@@ -64,19 +64,17 @@ function marginFor(maskWidth: number, maskHeight: number): number {
 }
 
 /**
- * The network's fills (models/migan.ts) for try `variation`: of the photo and, when `mirroredToo`, of the photo
- * mirrored, two views it goes wrong on in different places; from try 1 on, its window is moved (SHIFTS).
+ * The network's fills (models/migan.ts) for try `variation`: of the photo and of the photo mirrored, two views it goes
+ * wrong on in different places; from try 1 on, its window is moved (SHIFTS).
  */
 async function learnedFills(
   photo: RawImage,
   mask: RawImage,
   variation: number,
   threads: number,
-  mirroredToo: boolean,
-): Promise<RawImage[]> {
+): Promise<[RawImage, RawImage]> {
   const shift = SHIFTS[variation % SHIFTS.length] as (typeof SHIFTS)[number];
   const direct = await miganFill(photo, mask, threads, shift);
-  if (!mirroredToo) return [direct];
   const flipped = await miganFill(mirrored(photo), mirrored(mask), threads, { x: -shift.x, y: shift.y });
   return [direct, mirrored(flipped)];
 }
@@ -123,52 +121,24 @@ const AGREEMENT = { spread: 150, sigma: 2 };
 const DETAIL_GAIN = 0.5;
 const DETAIL_SIGMA = 1;
 
-/**
- * In strokes (text, dates) the network alone is 2.5 dB behind G'MIC (it draws grain into a stroke a few pixels wide)
- * and an even mean loses to the patch fill, but a little of one view lifts a date's faint smooth patch: on the 173
- * seen painted cases 17 -> 14 cases behind G'MIC, +1.78 -> +1.79 dB, texture 0.87 kept with grain grown back by
- * STROKE_GAIN; the second view added nothing there (docs/fill.md, "A little of the network in strokes").
- */
-const STROKE_VIEW_WEIGHT = 0.15;
-const STROKE_GAIN = 0.15;
-
-/**
- * In the blobs: half the patch fill, a quarter each of the network's two views, where they agree (above). In the
- * strokes (the rest of the mask): the patch fill (or the blobs' fill, where a stroke meets a blob) with a little of the
- * network's direct view.
- */
-function blend(mask: RawImage, blobs: Uint8Array, patched: RawImage, [direct, flipped]: RawImage[]): RawImage {
-  const inBlobs =
-    direct && flipped
-      ? detailMean(
-          blobs,
-          [
-            { img: patched, weight: 0.5 },
-            { img: direct, weight: 0.25 },
-            { img: flipped, weight: 0.25 },
-          ],
-          DETAIL_GAIN,
-          DETAIL_SIGMA,
-          AGREEMENT,
-        )
-      : patched;
-  if (!direct) return inBlobs;
-  const strokes = Uint8Array.from(mask.data, (m, i) => (m && !blobs[i] ? 1 : 0));
+/** The blobs' fill: half the patch fill's, a quarter each of the network's two views', where they agree (above). */
+function blend(blobs: Uint8Array, patched: RawImage, [direct, flipped]: [RawImage, RawImage]): RawImage {
   const fills = [
-    { img: inBlobs, weight: 1 - STROKE_VIEW_WEIGHT },
-    { img: direct, weight: STROKE_VIEW_WEIGHT },
+    { img: patched, weight: 0.5 },
+    { img: direct, weight: 0.25 },
+    { img: flipped, weight: 0.25 },
   ];
-  return detailMean(strokes, fills, STROKE_GAIN, DETAIL_SIGMA);
+  return detailMean(blobs, fills, DETAIL_GAIN, DETAIL_SIGMA, AGREEMENT);
 }
 
 /**
  * Fills the painted area with the patch fill (inpaint.ts: structure-first exemplar fill, PatchMatch, Poisson
- * blending) and, for a hole up to BOTH_MAX_PIXELS, also with a learned inpainting network (models/migan.ts) on the
- * photo and, when there are blobs, on the photo mirrored, keeping in the blobs the mean of the patch fill and the
- * network's two views, with its fine detail grown back (blend). They go wrong in different places (the network
- * invents grain and shapes, the patch fill pastes a piece of a neighbour), and their mean is closer to the truth than
- * each. In strokes (text, dates) the network does worse than the patch fill, which keeps most of the weight there
- * (docs/fill.md). Pixels outside the (slightly grown) mask are returned unchanged. Object removal and inpainting share this; they
+ * blending) and, for a hole up to BOTH_MAX_PIXELS with blobs in it, also with a learned inpainting network
+ * (models/migan.ts) on the photo and on the photo mirrored, keeping in the blobs the mean of the patch fill and the
+ * network's two views, with its fine detail grown back (blend). They go wrong in different places (the network invents
+ * grain and shapes, the patch fill pastes a piece of a neighbour), and their mean is closer to the truth than each.
+ * In strokes (text, dates) the network and the mean both do worse than the patch fill, which they keep (docs/fill.md).
+ * Pixels outside the (slightly grown) mask are returned unchanged. Object removal and inpainting share this; they
  * differ in how much the mask grows and in what the patch fill may copy. Try v of the same photo and mask ('Try
  * another fill') gives both fills their try v. A mask over the whole photo is refused (MASK_COVERS_PHOTO, from the
  * patch fill, which finds nothing to copy).
@@ -190,10 +160,9 @@ export async function fillMasked(
     return { images: [await encodePng(photo)], metadata: { note: 'The mask was empty: nothing to fill' } };
   }
   ctx.progress({ stage: 'Filling', percent: 5 });
-  const both = holePixels <= BOTH_MAX_PIXELS;
+  const both = holePixels <= BOTH_MAX_PIXELS && blobs.includes(1);
   const patched = await patchFill(photo, mask, variation, opts, ctx, both ? 0.5 : 1);
-  const views = both ? await learnedFills(photo, mask, variation, ctx.threads, blobs.includes(1)) : [];
-  const filled = both ? blend(mask, blobs, patched, views) : patched;
+  const filled = both ? blend(blobs, patched, await learnedFills(photo, mask, variation, ctx.threads)) : patched;
   ctx.progress({ stage: 'Encoding', percent: 95 });
   return {
     images: [await encodePng(filled)],
