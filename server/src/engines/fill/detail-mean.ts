@@ -36,22 +36,28 @@ function median(values: number[]): number {
   return v.length % 2 ? (v[m] as number) : ((v[m - 1] as number) + (v[m] as number)) / 2;
 }
 
+/** How a fill that disagrees with the others is weighted down (agreementWeights); `sigma` blurs the distance. */
+export interface Agreement {
+  spread: number;
+  sigma: number;
+}
+
 /**
- * Per fill, its weight at each pixel of the area (offsets `o`, image index `at(o)`): its base weight, lowered by
- * exp(-(d / spread)^2) where d is its RGB distance from the fills' per-pixel median, blurred over `inside` (a fill that
- * goes its own way over a patch, not a pixel), then normalised to sum 1 at each pixel.
+ * Per fill, its weight at each pixel of the area (`width` x `height`, offsets `o`, image index `at(o)`): its base
+ * weight, lowered by exp(-(d / spread)^2) where d is its RGB distance from the fills' per-pixel median, blurred over
+ * the `inside` pixels only (a fill that goes its own way over a patch, not a pixel), then normalised to sum 1.
  */
 function agreementWeights(
   fills: { img: RawImage; weight: number }[],
   inside: Float32Array,
-  smoothInside: Float32Array,
   at: (o: number) => number,
-  size: { width: number; height: number; channels: number },
-  spread: number,
-  kernel: Float32Array,
+  { width, height }: { width: number; height: number },
+  { spread, sigma }: Agreement,
 ): Float32Array[] {
-  const { width, height, channels: c } = size;
+  const c = (fills[0] as (typeof fills)[number]).img.channels;
   const n = width * height;
+  const kernel = gaussianKernel(sigma);
+  const smoothInside = blur(inside, width, height, 1, kernel);
   const distances = fills.map(() => new Float32Array(n));
   for (let o = 0; o < n; o++) {
     if (!inside[o]) continue;
@@ -76,12 +82,6 @@ function agreementWeights(
     for (const w of weights) w[o] = (w[o] as number) / total;
   }
   return weights;
-}
-
-/** How a fill that disagrees with the others is weighted down (agreementWeights); `sigma` blurs the distance. */
-export interface Agreement {
-  spread: number;
-  sigma: number;
 }
 
 /**
@@ -110,23 +110,13 @@ export function detailMean(
   });
   if (!box) return base;
   const kernel = gaussianKernel(sigma);
-  const agreementKernel = agreement && gaussianKernel(agreement.sigma);
-  const reach = Math.max(kernel.length, agreementKernel?.length ?? 0);
-  const area = padBox(box, (reach - 1) / 2, w, h);
+  // The area reaches as far as either blur does (3 sigma each side).
+  const area = padBox(box, Math.ceil(3 * Math.max(sigma, agreement?.sigma ?? 0)), w, h);
   const at = (o: number) => (area.top + Math.floor(o / area.width)) * w + area.left + (o % area.width);
   const n = area.width * area.height;
   const inside = Float32Array.from({ length: n }, (_, o) => (where[at(o)] ? 1 : 0));
-  const size = { width: area.width, height: area.height, channels: c };
-  const weights = agreementKernel
-    ? agreementWeights(
-        fills,
-        inside,
-        blur(inside, area.width, area.height, 1, agreementKernel),
-        at,
-        size,
-        agreement.spread,
-        agreementKernel,
-      )
+  const weights = agreement
+    ? agreementWeights(fills, inside, at, area, agreement)
     : fills.map((f) => new Float32Array(n).fill(f.weight));
   // The mean in `where` and 0 elsewhere, and `where` itself: their blurs' ratio is the blur of `where`'s pixels only.
   const mean = new Float32Array(n * c);
