@@ -29,6 +29,28 @@ function blur(data: Float32Array, w: number, h: number, c: number, kernel: Float
   return pass(across, (x, y, d) => Math.min(h - 1, Math.max(0, y + d)) * w + x);
 }
 
+/**
+ * The blur of `values` (`c` per pixel) taken over the pixels set in `inside` only: the blur of the values with zeros
+ * around over the blur of `inside` (normalised convolution), so that nothing outside is read. 0 outside.
+ */
+function blurWithin(
+  values: Float32Array,
+  inside: Float32Array,
+  w: number,
+  h: number,
+  c: number,
+  kernel: Float32Array,
+): Float32Array {
+  const blurred = blur(values, w, h, c, kernel);
+  const weight = blur(inside, w, h, 1, kernel);
+  for (let o = 0; o < w * h; o++) {
+    for (let k = 0; k < c; k++) {
+      blurred[o * c + k] = inside[o] ? (blurred[o * c + k] as number) / (weight[o] as number) : 0;
+    }
+  }
+  return blurred;
+}
+
 /** The per-channel median of `values` (a few fills' values of one pixel). */
 function median(values: number[]): number {
   const v = values.sort((a, b) => a - b);
@@ -57,7 +79,6 @@ function agreementWeights(
   const c = (fills[0] as (typeof fills)[number]).img.channels;
   const n = width * height;
   const kernel = gaussianKernel(sigma);
-  const smoothInside = blur(inside, width, height, 1, kernel);
   const distances = fills.map(() => new Float32Array(n));
   for (let o = 0; o < n; o++) {
     if (!inside[o]) continue;
@@ -70,11 +91,9 @@ function agreementWeights(
     }
   }
   const weights = distances.map((d, i) => {
-    const smooth = blur(d, width, height, 1, kernel);
+    const smooth = blurWithin(d, inside, width, height, 1, kernel);
     const base = (fills[i] as (typeof fills)[number]).weight;
-    return Float32Array.from(d, (_, o) =>
-      inside[o] ? base * Math.exp(-(((smooth[o] as number) / (smoothInside[o] as number) / spread) ** 2)) : 0,
-    );
+    return Float32Array.from(smooth, (v, o) => (inside[o] ? base * Math.exp(-((v / spread) ** 2)) : 0));
   });
   for (let o = 0; o < n; o++) {
     if (!inside[o]) continue;
@@ -118,7 +137,6 @@ export function detailMean(
   const weights = agreement
     ? agreementWeights(fills, inside, at, area, agreement)
     : fills.map((f) => new Float32Array(n).fill(f.weight));
-  // The mean in `where` and 0 elsewhere, and `where` itself: their blurs' ratio is the blur of `where`'s pixels only.
   const mean = new Float32Array(n * c);
   for (let o = 0; o < n; o++) {
     if (!inside[o]) continue;
@@ -129,16 +147,14 @@ export function detailMean(
       }
     }
   }
-  const smoothMean = blur(mean, area.width, area.height, c, kernel);
-  const smoothInside = blur(inside, area.width, area.height, 1, kernel);
+  const smooth = blurWithin(mean, inside, area.width, area.height, c, kernel);
   const data = Buffer.from(base.data);
   for (let o = 0; o < n; o++) {
     if (!inside[o]) continue;
     const j = at(o);
     for (let k = 0; k < c; k++) {
       const v = mean[o * c + k] as number;
-      const smooth = (smoothMean[o * c + k] as number) / (smoothInside[o] as number);
-      data[j * c + k] = Math.max(0, Math.min(255, Math.round(v + gain * (v - smooth))));
+      data[j * c + k] = Math.max(0, Math.min(255, Math.round(v + gain * (v - (smooth[o * c + k] as number)))));
     }
   }
   return { ...base, data };
