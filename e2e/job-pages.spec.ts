@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ImageJob } from '@ai-editor/core';
 import { signIn } from './auth-support';
-import { expect, type Page, test } from './fixtures';
+import { expect, freePortPair, type Page, test } from './fixtures';
 import { type RunningServer, startServer } from './server';
 import { fixture, resizedPhoto, skipTutorials, toast } from './tool-support';
 
@@ -119,9 +119,10 @@ test('a cancelled job reads as cancelled, not as a failure, with a way back to i
 
 test.describe('a server whose retention sweep removed a job’s files', () => {
   let server: RunningServer;
-  const port = Number(process.env.E2E_PORT) + 30;
+  let port: number;
   test.beforeAll(async () => {
     test.setTimeout(240_000);
+    port = await freePortPair();
     server = await startServer({ port, env: { RETENTION_HOURS: '2', AUTH_EMULATOR_START: 'false' } });
   });
   test.afterAll(async () => {

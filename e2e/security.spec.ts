@@ -1,5 +1,5 @@
 import { serveGoogleStandIns } from './auth-support';
-import { expect, type Page, test } from './fixtures';
+import { expect, freePortPair, type Page, test } from './fixtures';
 import { type RunningServer, startServer } from './server';
 import { choosePhoto, expectResult, fixture, skipTutorials, toast } from './tool-support';
 
@@ -97,7 +97,7 @@ test.describe('a deployment with ads', () => {
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     server = await startServer({
-      port: Number(process.env.E2E_PORT) + 20,
+      port: await freePortPair(),
       env: { AD_CLIENT: 'ca-pub-0000000000000000', AD_SLOT: '1234567890', AUTH_EMULATOR_START: 'false' },
     });
   });
