@@ -43,7 +43,7 @@ interface Job {
 if (!fs.existsSync(path.resolve(import.meta.dirname, '../web/dist/index.html'))) {
   throw new Error('the browser part needs the web build: npm run build');
 }
-const port = 30_000 + Math.floor(Math.random() * 10_000);
+const port = 10_000 + Math.floor(Math.random() * 20_000); // below the ephemeral range (32768 up)
 const server = await startServer({
   port,
   env: {

@@ -3,7 +3,7 @@ import type { ClientConfig } from '@ai-editor/core';
 import sharp from 'sharp';
 import { type Standin, startStandin } from '../server/test/replicate/standin';
 import { emulatorAnswers } from '../server/test/support/emulator-accounts';
-import { test as base, expect } from './fixtures';
+import { test as base, expect, freePortPair } from './fixtures';
 import { type RunningServer, startServer } from './server';
 import { allowUse, expectResult, fixture, skipTutorials } from './tool-support';
 
@@ -16,7 +16,7 @@ const test = base.extend<object, { provider: { server: RunningServer; standin: S
   provider: [
     async ({}, use) => {
       const standin = await startStandin({ token: TOKEN });
-      const port = 30_000 + Math.floor(Math.random() * 10_000);
+      const port = await freePortPair();
       const server = await startServer({
         port,
         env: {

@@ -195,7 +195,7 @@ describe('where the server listens', () => {
   it.skipIf(!externalAddress)(
     'npm start in emulator mode cannot be reached from the network',
     async () => {
-      const port = 41_000 + Math.floor(Math.random() * 9000);
+      const port = 20_000 + Math.floor(Math.random() * 9000); // below the ephemeral range (32768 up)
       const { child } = await startMain({ PORT: String(port) });
       try {
         expect(await reachable('127.0.0.1', port)).toBe(true);
@@ -208,7 +208,7 @@ describe('where the server listens', () => {
   );
 
   it('warns when HOST opens emulator sign-in to the network', async () => {
-    const port = 41_000 + Math.floor(Math.random() * 9000);
+    const port = 20_000 + Math.floor(Math.random() * 9000); // below the ephemeral range (32768 up)
     const { child, log } = await startMain({ PORT: String(port), HOST: '0.0.0.0' });
     await stop(child);
     expect(log()).toContain('HOST=0.0.0.0 with emulator sign-in');

@@ -34,7 +34,7 @@ interface Started {
 function launch(env: Record<string, string>, dataDir?: string): Started {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'aie-proc-'));
   if (!dataDir) dirs.push(dir);
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  const port = 10_000 + Math.floor(Math.random() * 20_000); // below the ephemeral range (32768 up)
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
     cwd: ROOT,
     env: {
