@@ -13,7 +13,8 @@
  * (held-out-9, since run against two method changes, its three worst cases looked at: seen data too), the tenth
  * (held-out-10, committed before any fill ran on it, since run against two method changes, fills unseen), the
  * eleventh (held-out-11, committed before any fill ran on it, since run against two method changes, fills unseen) and
- * the twelfth (held-out-12, committed before any fill ran on it, fresh: the one that judges the next change),
+ * the twelfth (held-out-12, committed before any fill ran on it, since run against two method changes, its three worst
+ * cases looked at: seen data too; a new set must judge the next change),
  * with the share of mask pixels far from the truth beside PSNR and texture; when several painted sets run, also their
  * cases pooled (cases behind G'MIC, the shortfall, foreign misses, texture).
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
@@ -55,7 +56,8 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * seen data too), tenth held-out set (`held-out-10`, committed before any fill ran on it, since run against two
  * method changes with its fills unseen), eleventh held-out set (`held-out-11`, committed before any fill ran on it,
  * since run against two method changes with its fills unseen) and twelfth held-out set (`held-out-12`, committed before
- * any fill ran on it, fresh); the last eleven run only when asked for, and held-out-12 judges the next change.
+ * any fill ran on it, since run against two method changes and looked at: seen data); the last eleven run only when
+ * asked for.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);

@@ -74,4 +74,26 @@ describe('the mean of fills with its detail grown back', () => {
     const close = [100, 110, 120].map((level, i) => ({ img: grey(level, 0, i), weight: i ? 0.25 : 0.5 }));
     expect(Math.abs((detailMean(area, close, 0, 1, agreement).data[centre] as number) - 107.5)).toBeLessThan(1);
   });
+
+  it('trusts a fill with a spread of its own only near the median: a neighbour it pasted 60 levels off is dropped', () => {
+    const agreement = { spread: 150, sigma: 2 };
+    // Four fills: three agree on 100; the fourth (the patch fill that may copy from a neighbour) says 160.
+    const fills = (ownSpread?: number) => [
+      { img: grey(100, 0, 1), weight: 0.25 },
+      { img: grey(160, 0, 2), weight: 0.25, spread: ownSpread },
+      { img: grey(100, 0, 3), weight: 0.25 },
+      { img: grey(100, 0, 4), weight: 0.25 },
+    ];
+    const centre = (15 * W + 20) * 3;
+    // With the common spread it keeps most of its weight; with its own spread of 40 it keeps a few per cent.
+    expect(detailMean(area, fills(), 0, 1, agreement).data[centre]).toBeGreaterThan(108);
+    expect(detailMean(area, fills(40), 0, 1, agreement).data[centre]).toBeLessThan(103);
+    // Where it agrees with the others (10 levels off), its own spread changes little.
+    const near = [100, 110, 100, 100].map((level, i) => ({
+      img: grey(level, 0, i),
+      weight: 0.25,
+      spread: i === 1 ? 40 : undefined,
+    }));
+    expect(Math.abs((detailMean(area, near, 0, 1, agreement).data[centre] as number) - 102.5)).toBeLessThan(1);
+  });
 });

@@ -58,6 +58,13 @@ function median(values: number[]): number {
   return v.length % 2 ? (v[m] as number) : ((v[m - 1] as number) + (v[m] as number)) / 2;
 }
 
+/** A fill, its base weight in the mean and, if it is to be trusted less far from the others, its own spread. */
+export interface WeightedFill {
+  img: RawImage;
+  weight: number;
+  spread?: number;
+}
+
 /** How a fill that disagrees with the others is weighted down (agreementWeights); `sigma` blurs the distance. */
 export interface Agreement {
   spread: number;
@@ -70,7 +77,7 @@ export interface Agreement {
  * the `inside` pixels only (a fill that goes its own way over a patch, not a pixel), then normalised to sum 1.
  */
 function agreementWeights(
-  fills: { img: RawImage; weight: number }[],
+  fills: WeightedFill[],
   inside: Float32Array,
   at: (o: number) => number,
   { width, height }: { width: number; height: number },
@@ -93,7 +100,8 @@ function agreementWeights(
   const weights = distances.map((d, i) => {
     const smooth = blurWithin(d, inside, width, height, 1, kernel);
     const base = (fills[i] as (typeof fills)[number]).weight;
-    return Float32Array.from(smooth, (v, o) => (inside[o] ? base * Math.exp(-((v / spread) ** 2)) : 0));
+    const s = (fills[i] as (typeof fills)[number]).spread ?? spread;
+    return Float32Array.from(smooth, (v, o) => (inside[o] ? base * Math.exp(-((v / s) ** 2)) : 0));
   });
   for (let o = 0; o < n; o++) {
     if (!inside[o]) continue;
@@ -114,7 +122,7 @@ function agreementWeights(
  */
 export function detailMean(
   where: Uint8Array,
-  fills: { img: RawImage; weight: number }[],
+  fills: WeightedFill[],
   gain: number,
   sigma: number,
   agreement?: Agreement,

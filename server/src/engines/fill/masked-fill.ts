@@ -79,22 +79,25 @@ async function learnedFills(
   return [direct, mirrored(flipped)];
 }
 
-/** The patch fill (inpaint.ts) on a crop around the mask, for try `variation`; `share` of the progress bar is its. */
+/**
+ * The patch fill (inpaint.ts) on a crop around the mask, for try `variation`, copying from objects that touch the hole
+ * too when `keepForeign`; the progress bar goes from `from` % over `span` points as it works.
+ */
 async function patchFill(
   photo: RawImage,
   mask: RawImage,
   variation: number,
-  opts: FillOptions,
+  keepForeign: boolean,
   ctx: EngineContext,
-  share: number,
+  { from, span }: { from: number; span: number },
 ): Promise<RawImage> {
   const region = await processMaskedRegion(
     photo,
     mask,
     { margin: 0, maxPixels: MAX_CROP_PIXELS, marginFor },
     (c, m) => {
-      const onProgress = (f: number) => ctx.progress({ stage: 'Filling', percent: Math.round(5 + 88 * share * f) });
-      return inpaint(c, m, { keepForeign: opts.keepForeign, variation, onProgress }).image;
+      const onProgress = (f: number) => ctx.progress({ stage: 'Filling', percent: Math.round(from + span * f) });
+      return inpaint(c, m, { keepForeign, variation, onProgress }).image;
     },
   );
   return region?.image ?? photo;
@@ -111,23 +114,40 @@ const BOTH_MAX_PIXELS = 8000;
 
 /**
  * Where one fill goes its own way (a piece of a neighbour pasted, a shape invented) while the others agree, the plain
- * mean kept it as a faint ghost; each fill's weight falls with its distance from the three fills' median (blurred
+ * mean kept it as a faint ghost; each fill's weight falls with its distance from the fills' median (blurred
  * AGREEMENT.sigma px; at 125 levels from it a fill keeps half its weight). The mean of the fills is calmer than each
- * (their grain partly cancels), so its fine detail is grown back by DETAIL_GAIN (an unsharp mask of DETAIL_SIGMA px).
- * On the 173 seen painted cases: +1.65 -> +1.78 dB over G'MIC, shortfall -41.1 -> -40.0 dB, cases behind 17, foreign
- * misses 3 and texture 0.87 as before (docs/fill.md, "Fills that agree outvote a ghost").
+ * (their grain partly cancels), so its fine detail is grown back by DETAIL_GAIN (an unsharp mask of DETAIL_SIGMA px)
+ * (docs/fill.md, "Fills that agree outvote a ghost").
  */
 const AGREEMENT = { spread: 150, sigma: 2 };
 const DETAIL_GAIN = 0.5;
 const DETAIL_SIGMA = 1;
+/**
+ * Object removal's blobs also get a patch fill that may copy from the objects the hole touches: where the brush cut
+ * into a neighbour it continues the neighbour's edge, as the truth does, but where it pastes the neighbour it is far
+ * from the other fills, so it is trusted only near their median (at 33 levels from it it keeps half its weight). On
+ * the 173 seen painted cases: +1.78 -> +1.94 dB over G'MIC, cases behind 17 -> 16 (shortfall -40.0 -> -39.6 dB),
+ * foreign misses 3 -> 2, texture 0.87 -> 0.88 (docs/fill.md, "The neighbour's edge, where the fills agree").
+ */
+const OPEN_SPREAD = 40;
 
-/** The blobs' fill: half the patch fill's, a quarter each of the network's two views', where they agree (above). */
-function blend(blobs: Uint8Array, patched: RawImage, [direct, flipped]: [RawImage, RawImage]): RawImage {
-  const fills = [
-    { img: patched, weight: 0.5 },
-    { img: direct, weight: 0.25 },
-    { img: flipped, weight: 0.25 },
-  ];
+/**
+ * The blobs' fill: half the patch fill's, a quarter each of the network's two views', where they agree (above); with
+ * `open` (the patch fill that may copy from the objects touching the hole), it takes half of the patch fill's share.
+ */
+function blend(
+  blobs: Uint8Array,
+  patched: RawImage,
+  open: RawImage | null,
+  [direct, flipped]: [RawImage, RawImage],
+): RawImage {
+  const patches = open
+    ? [
+        { img: patched, weight: 0.25 },
+        { img: open, weight: 0.25, spread: OPEN_SPREAD },
+      ]
+    : [{ img: patched, weight: 0.5 }];
+  const fills = [...patches, { img: direct, weight: 0.25 }, { img: flipped, weight: 0.25 }];
   return detailMean(blobs, fills, DETAIL_GAIN, DETAIL_SIGMA, AGREEMENT);
 }
 
@@ -135,8 +155,10 @@ function blend(blobs: Uint8Array, patched: RawImage, [direct, flipped]: [RawImag
  * Fills the painted area with the patch fill (inpaint.ts: structure-first exemplar fill, PatchMatch, Poisson
  * blending) and, for a hole up to BOTH_MAX_PIXELS with blobs in it, also with a learned inpainting network
  * (models/migan.ts) on the photo and on the photo mirrored, keeping in the blobs the mean of the patch fill and the
- * network's two views, with its fine detail grown back (blend). They go wrong in different places (the network invents
- * grain and shapes, the patch fill pastes a piece of a neighbour), and their mean is closer to the truth than each.
+ * network's two views, with its fine detail grown back (blend); object removal adds a second patch fill there, one that
+ * may copy from the objects the hole touches, trusted only where the others agree with it. They go wrong in different
+ * places (the network invents grain and shapes, the patch fill pastes a piece of a neighbour or stops its edge short),
+ * and their mean is closer to the truth than each.
  * In strokes (text, dates) the network and the mean both do worse than the patch fill, which they keep (docs/fill.md).
  * Pixels outside the (slightly grown) mask are returned unchanged. Object removal and inpainting share this; they
  * differ in how much the mask grows and in what the patch fill may copy. Try v of the same photo and mask ('Try
@@ -161,8 +183,19 @@ export async function fillMasked(
   }
   ctx.progress({ stage: 'Filling', percent: 5 });
   const both = holePixels <= BOTH_MAX_PIXELS && blobs.includes(1);
-  const patched = await patchFill(photo, mask, variation, opts, ctx, both ? 0.5 : 1);
-  const filled = both ? blend(blobs, patched, await learnedFills(photo, mask, variation, ctx.threads)) : patched;
+  const keepForeign = opts.keepForeign ?? false;
+  // Object removal's blobs take a second patch fill, one that may copy from the objects the hole touches (blend).
+  const open = both && !keepForeign;
+  const span = both ? (open ? 22 : 44) : 88;
+  const patched = await patchFill(photo, mask, variation, keepForeign, ctx, { from: 5, span });
+  const filled = both
+    ? blend(
+        blobs,
+        patched,
+        open ? await patchFill(photo, mask, variation, true, ctx, { from: 5 + span, span }) : null,
+        await learnedFills(photo, mask, variation, ctx.threads),
+      )
+    : patched;
   ctx.progress({ stage: 'Encoding', percent: 95 });
   return {
     images: [await encodePng(filled)],
