@@ -14,8 +14,8 @@
  * (held-out-10, committed before any fill ran on it, since run against two method changes, fills unseen), the
  * eleventh (held-out-11, committed before any fill ran on it, since run against two method changes, fills unseen),
  * the twelfth (held-out-12, committed before any fill ran on it, since run against two method changes, its three worst
- * cases looked at: seen data too) and the thirteenth (held-out-13, committed before any fill ran on it, fresh: the one
- * that judges the next change),
+ * cases looked at: seen data too) and the thirteenth (held-out-13, committed before any fill ran on it, since run
+ * against one method change, fills unseen: the one that judges the next change),
  * with the share of mask pixels far from the truth beside PSNR and texture; when several painted sets run, also their
  * cases pooled (cases behind G'MIC, the shortfall, foreign misses, texture).
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
@@ -58,7 +58,8 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * method changes with its fills unseen), eleventh held-out set (`held-out-11`, committed before any fill ran on it,
  * since run against two method changes with its fills unseen), twelfth held-out set (`held-out-12`, committed before
  * any fill ran on it, since run against two method changes and looked at: seen data) and thirteenth held-out set
- * (`held-out-13`, committed before any fill ran on it, fresh: the one that judges the next change); the last twelve
+ * (`held-out-13`, committed before any fill ran on it, since run against one method change with its fills unseen: the
+ * one that judges the next change); the last twelve
  * run only when asked for.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
