@@ -73,8 +73,9 @@ export interface Agreement {
 
 /**
  * Per fill, its weight at each pixel of the area (`width` x `height`, offsets `o`, image index `at(o)`): its base
- * weight, lowered by exp(-(d / spread)^2) where d is its RGB distance from the fills' per-pixel median, blurred over
- * the `inside` pixels only (a fill that goes its own way over a patch, not a pixel), then normalised to sum 1.
+ * weight, lowered by exp(-(d / spread)^2) (its own spread, or the agreement's) where d is its RGB distance from the
+ * fills' per-pixel median, blurred over the `inside` pixels only (a fill that goes its own way over a patch, not a
+ * pixel), then normalised to sum 1.
  */
 function agreementWeights(
   fills: WeightedFill[],
@@ -99,9 +100,8 @@ function agreementWeights(
   }
   const weights = distances.map((d, i) => {
     const smooth = blurWithin(d, inside, width, height, 1, kernel);
-    const base = (fills[i] as (typeof fills)[number]).weight;
-    const s = (fills[i] as (typeof fills)[number]).spread ?? spread;
-    return Float32Array.from(smooth, (v, o) => (inside[o] ? base * Math.exp(-((v / s) ** 2)) : 0));
+    const { weight: base, spread: own = spread } = fills[i] as WeightedFill;
+    return Float32Array.from(smooth, (v, o) => (inside[o] ? base * Math.exp(-((v / own) ** 2)) : 0));
   });
   for (let o = 0; o < n; o++) {
     if (!inside[o]) continue;
