@@ -186,7 +186,8 @@ export async function fillMasked(
   const keepForeign = opts.keepForeign ?? false;
   // Object removal's blobs take a second patch fill, one that may copy from the objects the hole touches (blend).
   const open = both && !keepForeign;
-  const span = both ? (open ? 22 : 44) : 88;
+  // The patch fills share the progress bar from 5 % to 93 %, or its first half when the network runs after them.
+  const span = (both ? 44 : 88) / (open ? 2 : 1);
   const patched = await patchFill(photo, mask, variation, keepForeign, ctx, { from: 5, span });
   const filled = both
     ? blend(
