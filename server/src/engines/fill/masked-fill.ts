@@ -202,7 +202,7 @@ export async function fillMasked(
     images: [await encodePng(filled)],
     metadata: {
       method: both
-        ? 'mean of a structure-first exemplar fill and MI-GAN learned inpainting'
+        ? `mean of ${open ? 'two structure-first exemplar fills (one copying from touching objects too)' : 'a structure-first exemplar fill'} and MI-GAN learned inpainting`
         : 'structure-first exemplar fill, PatchMatch refinement, Poisson blending',
       maskDilationPx: dilation,
       ...(variation > 0 && { variation }),
