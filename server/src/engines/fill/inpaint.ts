@@ -43,6 +43,11 @@ export interface InpaintOptions {
   variation?: number;
   /** Copy from every patch outside the hole, including those of objects touching it (fill-sources.ts). */
   keepForeign?: boolean;
+  /**
+   * false: no ordered fill; the hole is reduced to COARSE_PIXELS, guessed smooth there and found by patch matching over
+   * the whole level, then refined up the pyramid (Wexler et al. / Newson et al. alone), filled once.
+   */
+  ordered?: boolean;
 }
 
 export interface InpaintResult {
@@ -59,6 +64,9 @@ const LARGE_LEVEL = 25_000;
  * reduced only as far as the time budget needs.
  */
 const STRUCTURE_PIXELS = 8000;
+/** Without the ordered fill, the hole is reduced to at most this many pixels and found there in COARSE_ITERATIONS. */
+const COARSE_PIXELS = 400;
+const COARSE_ITERATIONS = 8;
 /** Parts of the hole no wider than 2 * THIN_RADIUS + 1 pixels are strokes (thin-parts.ts). */
 const THIN_RADIUS = 6;
 /**
@@ -103,6 +111,7 @@ function keepThinStructure(sources: SourceMap, thin: Uint8Array, w: number, h: n
  */
 export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = {}): InpaintResult {
   const hole = holeOf(image, mask, opts);
+  if (opts.ordered === false) return fillFrom(image, hole, opts, 1);
   const tries = hole.pixels.reduce((s, v) => s + v, 0) <= STRUCTURE_PIXELS ? TRIES : 1;
   const fills: InpaintResult[] = [];
   for (let t = 0; t < tries; t++) {
@@ -201,6 +210,58 @@ function holeTexture(img: RawImage, mask: RawImage): number {
 }
 
 /**
+ * The coarsest level without the ordered fill: the hole starts as a smooth guess grown in from its border, every patch
+ * gets a random match, and COARSE_ITERATIONS of PatchMatch over the whole level and voting find it. Returns where each
+ * pixel was copied from when this is also the finest level.
+ */
+function searchWhole(m: Matcher, finest: boolean): Int32Array {
+  const { w, h, hole, img } = m.l;
+  smoothGuess(img, hole, w, h);
+  for (const t of m.targets) m.nnf[t] = m.randomValid();
+  for (let em = 0; em < COARSE_ITERATIONS; em++) {
+    m.refreshDistances();
+    for (let s = 0; s < 2; s++) m.sweep(s % 2 === 1, Math.max(w, h));
+    if (finest && em === COARSE_ITERATIONS - 1) m.voteBest();
+    else m.vote();
+  }
+  return m.source;
+}
+
+/** Fills the hole layer by layer from its border, each pixel the mean of its known or already filled neighbours. */
+function smoothGuess(img: Float32Array, hole: Uint8Array, w: number, h: number): void {
+  const known = Uint8Array.from(hole, (v) => (v ? 0 : 1));
+  let front: number[] = [];
+  for (let i = 0; i < hole.length; i++) if (hole[i]) front.push(i);
+  while (front.length > 0) {
+    const layer: number[] = [];
+    const rest: number[] = [];
+    for (const i of front) {
+      const x = i % w;
+      const y = (i - x) / w;
+      const sum = new Float64Array(NC);
+      let n = 0;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const [nx, ny] = [x + dx, y + dy];
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h || !known[ny * w + nx]) continue;
+          for (let c = 0; c < NC; c++) sum[c] = (sum[c] as number) + (img[(ny * w + nx) * NC + c] as number);
+          n++;
+        }
+      }
+      if (n === 0) {
+        rest.push(i);
+        continue;
+      }
+      layer.push(i);
+      for (let c = 0; c < NC; c++) img[i * NC + c] = (sum[c] as number) / n;
+    }
+    if (layer.length === 0) break;
+    for (const i of layer) known[i] = 1;
+    front = rest;
+  }
+}
+
+/**
  * One fill, with at least `minLevels` pyramid levels.
  *
  * The pyramid is halved until the hole has at most STRUCTURE_PIXELS pixels; there the hole is filled in priority
@@ -223,9 +284,11 @@ function fillFrom(
   // Halve while the hole is too large for the ordered fill, while enough source patches remain to copy from.
   let count = 1;
   let holePixels = hole.reduce((s, v) => s + v, 0);
+  const ordered = opts.ordered !== false;
+  const coarsest = ordered ? STRUCTURE_PIXELS : COARSE_PIXELS;
   for (
     let lw = w, lh = h, lhole: Uint8Array = hole;
-    (holePixels > STRUCTURE_PIXELS || count < minLevels) && Math.min(lw, lh) >= 8 * r;
+    (holePixels > coarsest || count < minLevels) && Math.min(lw, lh) >= 8 * r;
   ) {
     const nhole = downsampleHole(lhole, lw, lh);
     lw = (lw + 1) >> 1;
@@ -267,7 +330,9 @@ function fillFrom(
     }
     if (m.validList.length === 0) throw new AppError('MASK_COVERS_PHOTO');
     matchers.push(m);
-    if (li === levels.length - 1) {
+    if (li === levels.length - 1 && !ordered) {
+      source = searchWhole(m, li === 0);
+    } else if (li === levels.length - 1) {
       source = exemplarFill(level.img, level.w, level.h, level.hole, {
         r: r + 1,
         nc: NC,
@@ -281,7 +346,7 @@ function fillFrom(
       seedField(m, source);
     }
     // A hole small enough for the ordered fill at full resolution refines it only where it has strokes.
-    const refine = li < levels.length - 1 || (li === 0 && thin.includes(1));
+    const refine = li < levels.length - 1 || (li === 0 && ordered && thin.includes(1));
     if (refine) {
       if (li < levels.length - 1) {
         upsampleHole(levels[li + 1] as Level, level);

@@ -36,6 +36,11 @@ function growMask(painted: RawImage, dilation: number): { mask: RawImage; blobs:
   return { mask: { ...painted, data }, blobs: grown };
 }
 
+/** The grown mask's pixels outside its blobs: its strokes. */
+function strokesOf(mask: RawImage, blobs: Uint8Array): Uint8Array {
+  return Uint8Array.from(blobs, (b, i) => (mask.data[i] && !b ? 1 : 0));
+}
+
 /** The photo mirrored left to right (the network's second view: a scene it finds as natural, its mistakes elsewhere). */
 function mirrored(img: RawImage): RawImage {
   const { width: w, height: h, channels: c } = img;
@@ -79,15 +84,21 @@ async function learnedFills(
   return [direct, mirrored(flipped)];
 }
 
+/** Which patch fill (inpaint.ts): copying from objects that touch the hole too, and with or without the ordered fill. */
+interface PatchFillKind {
+  keepForeign: boolean;
+  ordered: boolean;
+}
+
 /**
- * The patch fill (inpaint.ts) on a crop around the mask, for try `variation`, copying from objects that touch the hole
- * too when `keepForeign`; the progress bar goes from `from` % over `span` points as it works.
+ * A patch fill (inpaint.ts) of `kind` on a crop around the mask, for try `variation`; the progress bar goes from
+ * `from` % over `span` points as it works.
  */
 async function patchFill(
   photo: RawImage,
   mask: RawImage,
   variation: number,
-  keepForeign: boolean,
+  kind: PatchFillKind,
   ctx: EngineContext,
   { from, span }: { from: number; span: number },
 ): Promise<RawImage> {
@@ -97,7 +108,7 @@ async function patchFill(
     { margin: 0, maxPixels: MAX_CROP_PIXELS, marginFor },
     (c, m) => {
       const onProgress = (f: number) => ctx.progress({ stage: 'Filling', percent: Math.round(from + span * f) });
-      return inpaint(c, m, { keepForeign, variation, onProgress }).image;
+      return inpaint(c, m, { ...kind, variation, onProgress }).image;
     },
   );
   return region?.image ?? photo;
@@ -117,52 +128,87 @@ const BOTH_MAX_PIXELS = 8000;
  * mean kept it as a faint ghost; each fill's weight falls with its distance from the fills' median (blurred
  * AGREEMENT.sigma px; at 125 levels from it a fill keeps half its weight). The mean of the fills is calmer than each
  * (their grain partly cancels), so its fine detail is grown back by DETAIL_GAIN (an unsharp mask of DETAIL_SIGMA px)
- * (docs/fill.md, "Fills that agree outvote a ghost").
+ * (docs/fill.md, "Fills that agree outvote a ghost"). The mean of five fills is calmer than that of four: a wider
+ * blur grows back coarser grain too (1 px before the free fill; docs/fill.md, "A fill without the ordered fill").
  */
 const AGREEMENT = { spread: 150, sigma: 2 };
 const DETAIL_GAIN = 0.5;
-const DETAIL_SIGMA = 1;
+const DETAIL_SIGMA = 1.5;
 /**
  * Object removal's blobs also get a patch fill that may copy from the objects the hole touches: where the brush cut
  * into a neighbour it continues the neighbour's edge, as the truth does, but where it pastes the neighbour it is far
  * from the other fills, so it is trusted only near their median (at 33 levels from it it keeps half its weight). On
  * the 173 seen painted cases: +1.78 -> +1.94 dB over G'MIC, cases behind 17 -> 16 (shortfall -40.0 -> -39.6 dB),
- * foreign misses 3 -> 2, texture 0.87 -> 0.88 (docs/fill.md, "The neighbour's edge, where the fills agree").
+ * foreign misses 3 -> 2, texture 0.87 -> 0.88 (docs/fill.md, "The neighbour's edge, where the fills agree"). The free
+ * fill (below) copies from those objects too and is trusted as little.
  */
 const OPEN_SPREAD = 40;
 
 /**
- * The blobs' fill: half the patch fill's, a quarter each of the network's two views', where they agree (above); with
- * `open` (the patch fill that may copy from the objects touching the hole), it takes half of the patch fill's share.
+ * The blobs' base weights: the patch fill's (object removal splits it with the open patch fill), the free fill's (the
+ * patch fill without the ordered fill: it finds the hole by matching patches over the whole photo, as G'MIC does, so
+ * it does not carry an edge past the end of its object) and each of the network's two views'. A fifth fill also makes
+ * the median a real one (docs/fill.md, "A fill without the ordered fill").
  */
-function blend(
-  blobs: Uint8Array,
-  patched: RawImage,
-  open: RawImage | null,
-  [direct, flipped]: [RawImage, RawImage],
-): RawImage {
-  const patches = open
-    ? [
-        { img: patched, weight: 0.25 },
-        { img: open, weight: 0.25, spread: OPEN_SPREAD },
-      ]
-    : [{ img: patched, weight: 0.5 }];
-  const fills = [...patches, { img: direct, weight: 0.25 }, { img: flipped, weight: 0.25 }];
-  return detailMean(blobs, fills, DETAIL_GAIN, DETAIL_SIGMA, AGREEMENT);
+const WEIGHTS = { patch: 0.5, free: 0.25, view: 0.3 };
+
+/**
+ * In strokes (text, dates), the mean of the patch fill and the free fill, its detail grown back a little (an unsharp
+ * mask of `sigma` px, times `gain`) (docs/fill.md, "A fill without the ordered fill").
+ */
+const STROKE_DETAIL = { gain: 0.25, sigma: 1 };
+
+/** The fills of a small hole beside the patch fill: the open patch fill (object removal only), the free fill, the network's views. */
+interface MoreFills {
+  open: RawImage | null;
+  free: RawImage;
+  views: [RawImage, RawImage] | null;
+}
+
+/**
+ * The blobs' fill: the fills' mean where they agree (above), its fine detail grown back; in strokes, the mean of the
+ * patch fill and the free fill.
+ */
+function blend(blobs: Uint8Array, strokes: Uint8Array, patched: RawImage, { open, free, views }: MoreFills): RawImage {
+  let filled = patched;
+  if (views) {
+    const patches = open
+      ? [
+          { img: patched, weight: WEIGHTS.patch / 2 },
+          { img: open, weight: WEIGHTS.patch / 2, spread: OPEN_SPREAD },
+        ]
+      : [{ img: patched, weight: WEIGHTS.patch }];
+    const fills = [
+      ...patches,
+      { img: free, weight: WEIGHTS.free, spread: OPEN_SPREAD },
+      ...views.map((img) => ({ img, weight: WEIGHTS.view })),
+    ];
+    filled = detailMean(blobs, fills, DETAIL_GAIN, DETAIL_SIGMA, AGREEMENT);
+  }
+  if (!strokes.includes(1)) return filled;
+  return detailMean(
+    strokes,
+    [
+      { img: filled, weight: 0.5 },
+      { img: free, weight: 0.5 },
+    ],
+    STROKE_DETAIL.gain,
+    STROKE_DETAIL.sigma,
+  );
 }
 
 /**
  * Fills the painted area with the patch fill (inpaint.ts: structure-first exemplar fill, PatchMatch, Poisson
- * blending) and, for a hole up to BOTH_MAX_PIXELS with blobs in it, also with a learned inpainting network
- * (models/migan.ts) on the photo and on the photo mirrored, keeping in the blobs the mean of the patch fill and the
- * network's two views, with its fine detail grown back (blend); object removal adds a second patch fill there, one that
- * may copy from the objects the hole touches, trusted only where the others agree with it. They go wrong in different
- * places (the network invents grain and shapes, the patch fill pastes a piece of a neighbour or stops its edge short),
- * and their mean is closer to the truth than each.
- * In strokes (text, dates) the network and the mean both do worse than the patch fill, which they keep (docs/fill.md).
+ * blending). A hole up to BOTH_MAX_PIXELS is also filled by the free fill (the same without the ordered fill) and,
+ * with blobs in it, by a learned inpainting network (models/migan.ts) on the photo and on the photo mirrored; object
+ * removal adds a patch fill that may copy from the objects the hole touches. In the blobs the result is the fills'
+ * mean, each trusted where it agrees with the others, with its fine detail grown back; in strokes (text, dates), the
+ * mean of the two patch fills (blend). They go wrong in different places (the network invents grain and shapes, the
+ * patch fill pastes a piece of a neighbour or carries an edge too far), and their mean is closer to the truth than
+ * each (docs/fill.md).
  * Pixels outside the (slightly grown) mask are returned unchanged. Object removal and inpainting share this; they
  * differ in how much the mask grows and in what the patch fill may copy. Try v of the same photo and mask ('Try
- * another fill') gives both fills their try v. A mask over the whole photo is refused (MASK_COVERS_PHOTO, from the
+ * another fill') gives every fill its try v. A mask over the whole photo is refused (MASK_COVERS_PHOTO, from the
  * patch fill, which finds nothing to copy).
  */
 export async function fillMasked(
@@ -182,27 +228,37 @@ export async function fillMasked(
     return { images: [await encodePng(photo)], metadata: { note: 'The mask was empty: nothing to fill' } };
   }
   ctx.progress({ stage: 'Filling', percent: 5 });
-  const both = holePixels <= BOTH_MAX_PIXELS && blobs.includes(1);
+  const small = holePixels <= BOTH_MAX_PIXELS;
+  const both = small && blobs.includes(1);
   const keepForeign = opts.keepForeign ?? false;
-  // Object removal's blobs take a second patch fill, one that may copy from the objects the hole touches (blend).
+  // Object removal's blobs take a patch fill that may copy from the objects the hole touches (blend).
   const open = both && !keepForeign;
   // The patch fills share the progress bar from 5 % to 93 %, or its first half when the network runs after them.
-  const span = (both ? 44 : 88) / (open ? 2 : 1);
-  const patched = await patchFill(photo, mask, variation, keepForeign, ctx, { from: 5, span });
-  const filled = both
-    ? blend(
-        blobs,
-        patched,
-        open ? await patchFill(photo, mask, variation, true, ctx, { from: 5 + span, span }) : null,
-        await learnedFills(photo, mask, variation, ctx.threads),
-      )
+  const span = (both ? 44 : 88) / (small ? (open ? 3 : 2) : 1);
+  const progressFrom = (k: number) => ({ from: 5 + k * span, span });
+  const patched = await patchFill(photo, mask, variation, { keepForeign, ordered: true }, ctx, progressFrom(0));
+  const filled = small
+    ? blend(blobs, strokesOf(mask, blobs), patched, {
+        open: open
+          ? await patchFill(photo, mask, variation, { keepForeign: true, ordered: true }, ctx, progressFrom(1))
+          : null,
+        free: await patchFill(
+          photo,
+          mask,
+          variation,
+          { keepForeign: true, ordered: false },
+          ctx,
+          progressFrom(open ? 2 : 1),
+        ),
+        views: both ? await learnedFills(photo, mask, variation, ctx.threads) : null,
+      })
     : patched;
   ctx.progress({ stage: 'Encoding', percent: 95 });
   return {
     images: [await encodePng(filled)],
     metadata: {
-      method: both
-        ? `mean of ${open ? 'two structure-first exemplar fills (one copying from touching objects too)' : 'a structure-first exemplar fill'} and MI-GAN learned inpainting`
+      method: small
+        ? `mean of ${open ? 'two structure-first exemplar fills (one copying from touching objects too)' : 'a structure-first exemplar fill'}, a multi-scale patch fill${both ? ' and MI-GAN learned inpainting' : ''}`
         : 'structure-first exemplar fill, PatchMatch refinement, Poisson blending',
       maskDilationPx: dilation,
       ...(variation > 0 && { variation }),
