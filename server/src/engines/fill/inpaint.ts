@@ -7,7 +7,8 @@
  * becomes the similarity-weighted mean of what the overlapping matches say it should be. The nearest-neighbour field
  * is carried up the pyramid, so fine levels copy real full-resolution texture along the structure found below. The
  * result is blended into its border in the gradient domain (fill/poisson-blend.ts). A small hole is filled several
- * times with other source choices, and the most typical fill is kept.
+ * times with other source choices, and the most typical fill is kept. The free fill (`ordered: false`) leaves the
+ * ordered fill out: its coarsest level is found by patch matching alone, as in Wexler et al. and Newson et al.
  */
 import { AppError } from '@ai-editor/core';
 import type { RawImage } from '../raster/image.js';

@@ -5,7 +5,7 @@ import { warmWithSmallJob } from '../models/warm.js';
 
 /**
  * Object removal: the mask grows a little more than inpainting's, so soft edges and halos around the object go with
- * it, and the patch fill copies only from the background (fill/fill-sources.ts); its fill and MI-GAN's are averaged
+ * it, and the patch fill copies only from the background (fill/fill-sources.ts); its fills and MI-GAN's are averaged
  * (fill/masked-fill.ts).
  */
 export default defineEngine('object-removal', {
