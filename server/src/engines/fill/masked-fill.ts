@@ -115,13 +115,13 @@ async function patchFill(
 }
 
 /**
- * Holes up to this many pixels (after growing) are filled by both methods and given their mean; larger ones by the
- * patch fill alone. They run one after the other on this thread (onnxruntime-node runs a session on the calling
+ * Holes up to this many pixels (after growing) are filled by several methods and given their mean (blend); larger ones
+ * by the patch fill alone. They run one after the other on this thread (onnxruntime-node runs a session on the calling
  * thread): at 1024x1024 a 5 % hole takes the patch fill about 1.5 s, and each of the network's two views 0.5-0.7 s,
  * together over the 2 s allowed. The mean was measured on painted strokes and blobs up to 2,200 pixels, not on holes of
  * that size (docs/fill.md).
  */
-const BOTH_MAX_PIXELS = 8000;
+const BLEND_MAX_PIXELS = 8000;
 
 /**
  * Where one fill goes its own way (a piece of a neighbour pasted, a shape invented) while the others agree, the plain
@@ -158,7 +158,7 @@ const WEIGHTS = { patch: 0.5, free: 0.25, view: 0.3 };
  */
 const STROKE_DETAIL = { gain: 0.25, sigma: 1 };
 
-/** The fills of a small hole beside the patch fill: the open patch fill (object removal only), the free fill, the network's views. */
+/** A small hole's fills beside the patch fill: the open patch fill (object removal only), the free fill, the views. */
 interface MoreFills {
   open: RawImage | null;
   free: RawImage;
@@ -199,11 +199,11 @@ function blend(blobs: Uint8Array, strokes: Uint8Array, patched: RawImage, { open
 
 /**
  * Fills the painted area with the patch fill (inpaint.ts: structure-first exemplar fill, PatchMatch, Poisson
- * blending). A hole up to BOTH_MAX_PIXELS is also filled by the free fill (the same without the ordered fill) and,
+ * blending). A hole up to BLEND_MAX_PIXELS is also filled by the free fill (the same without the ordered fill) and,
  * with blobs in it, by a learned inpainting network (models/migan.ts) on the photo and on the photo mirrored; object
  * removal adds a patch fill that may copy from the objects the hole touches. In the blobs the result is the fills'
  * mean, each trusted where it agrees with the others, with its fine detail grown back; in strokes (text, dates), the
- * mean of the two patch fills (blend). They go wrong in different places (the network invents grain and shapes, the
+ * mean of the patch fill and the free fill (blend). They go wrong in different places (the network invents grain and shapes, the
  * patch fill pastes a piece of a neighbour or carries an edge too far), and their mean is closer to the truth than
  * each (docs/fill.md).
  * Pixels outside the (slightly grown) mask are returned unchanged. Object removal and inpainting share this; they
@@ -228,7 +228,7 @@ export async function fillMasked(
     return { images: [await encodePng(photo)], metadata: { note: 'The mask was empty: nothing to fill' } };
   }
   ctx.progress({ stage: 'Filling', percent: 5 });
-  const small = holePixels <= BOTH_MAX_PIXELS;
+  const small = holePixels <= BLEND_MAX_PIXELS;
   const both = small && blobs.includes(1);
   const keepForeign = opts.keepForeign ?? false;
   // Object removal's blobs take a patch fill that may copy from the objects the hole touches (blend).
