@@ -11,7 +11,8 @@
  * looked at: seen data too), the seventh (held-out-7, since run against two method changes: seen data too), the
  * eighth (held-out-8, since run against a method change, its three worst cases looked at: seen data too), the ninth
  * (held-out-9, since run against two method changes, its three worst cases looked at: seen data too), the tenth
- * (held-out-10, committed before any fill ran on it, since run against two method changes, fills unseen), the
+ * (held-out-10, committed before any fill ran on it, since run against two method changes, its three worst cases
+ * looked at: seen data too), the
  * eleventh (held-out-11, committed before any fill ran on it, since run against three method changes, fills unseen),
  * the twelfth (held-out-12, committed before any fill ran on it, since run against two method changes, its three worst
  * cases looked at: seen data too), the thirteenth (held-out-13, committed before any fill ran on it, since run against
@@ -57,7 +58,7 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * too), eighth held-out set (`held-out-8`, since run against a method change, its three worst cases looked at: seen
  * data too), ninth held-out set (`held-out-9`, since run against two method changes, its three worst cases looked at:
  * seen data too), tenth held-out set (`held-out-10`, committed before any fill ran on it, since run against two
- * method changes with its fills unseen), eleventh held-out set (`held-out-11`, committed before any fill ran on it,
+ * method changes and its three worst cases looked at: seen data), eleventh held-out set (`held-out-11`, committed before any fill ran on it,
  * since run against three method changes with its fills unseen), twelfth held-out set (`held-out-12`, committed before
  * any fill ran on it, since run against two method changes and looked at: seen data), thirteenth held-out set
  * (`held-out-13`, committed before any fill ran on it, since run against two method changes and its three worst cases
