@@ -258,7 +258,7 @@ export async function fillMasked(
     images: [await encodePng(filled)],
     metadata: {
       method: small
-        ? `mean of ${open ? 'two structure-first exemplar fills (one copying from touching objects too)' : 'a structure-first exemplar fill'}, a multi-scale patch fill${both ? ' and MI-GAN learned inpainting' : ''}`
+        ? `mean of ${open ? 'two structure-first exemplar fills (one copying from touching objects too)' : 'a structure-first exemplar fill'}${both ? ', a multi-scale patch fill without its order and MI-GAN learned inpainting' : ' and a multi-scale patch fill without its order'}`
         : 'structure-first exemplar fill, PatchMatch refinement, Poisson blending',
       maskDilationPx: dilation,
       ...(variation > 0 && { variation }),
