@@ -229,12 +229,13 @@ export async function fillMasked(
   }
   ctx.progress({ stage: 'Filling', percent: 5 });
   const small = holePixels <= BLEND_MAX_PIXELS;
-  const both = small && blobs.includes(1);
+  // The network fills blobs only (in strokes it does worse than the patch fills; docs/fill.md).
+  const network = small && blobs.includes(1);
   const keepForeign = opts.keepForeign ?? false;
   // Object removal's blobs take a patch fill that may copy from the objects the hole touches (blend).
-  const open = both && !keepForeign;
+  const open = network && !keepForeign;
   // The patch fills share the progress bar from 5 % to 93 %, or its first half when the network runs after them.
-  const span = (both ? 44 : 88) / (small ? (open ? 3 : 2) : 1);
+  const span = (network ? 44 : 88) / (small ? (open ? 3 : 2) : 1);
   const progressFrom = (k: number) => ({ from: 5 + k * span, span });
   const patched = await patchFill(photo, mask, variation, { keepForeign, ordered: true }, ctx, progressFrom(0));
   const filled = small
@@ -250,7 +251,7 @@ export async function fillMasked(
           ctx,
           progressFrom(open ? 2 : 1),
         ),
-        views: both ? await learnedFills(photo, mask, variation, ctx.threads) : null,
+        views: network ? await learnedFills(photo, mask, variation, ctx.threads) : null,
       })
     : patched;
   ctx.progress({ stage: 'Encoding', percent: 95 });
@@ -258,7 +259,7 @@ export async function fillMasked(
     images: [await encodePng(filled)],
     metadata: {
       method: small
-        ? `mean of ${open ? 'two structure-first exemplar fills (one copying from touching objects too)' : 'a structure-first exemplar fill'}${both ? ', a multi-scale patch fill without its order and MI-GAN learned inpainting' : ' and a multi-scale patch fill without its order'}`
+        ? `mean of ${open ? 'two structure-first exemplar fills (one copying from touching objects too)' : 'a structure-first exemplar fill'}${network ? ', a multi-scale patch fill without its order and MI-GAN learned inpainting' : ' and a multi-scale patch fill without its order'}`
         : 'structure-first exemplar fill, PatchMatch refinement, Poisson blending',
       maskDilationPx: dilation,
       ...(variation > 0 && { variation }),
