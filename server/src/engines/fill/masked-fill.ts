@@ -130,8 +130,9 @@ const BLEND_MAX_PIXELS = 8000;
  * (their grain partly cancels), so its fine detail is grown back by DETAIL_GAIN (an unsharp mask of DETAIL_SIGMA px)
  * (docs/fill.md, "Fills that agree outvote a ghost"). The mean of five fills is calmer than that of four: a wider
  * blur grows back coarser grain too (1 px before the free fill; docs/fill.md, "A fill without the ordered fill").
- * The gain trades PSNR for grain: 0.7 (0.5 before) keeps a fill's texture near the photo's around it, a smudge being
- * what a visitor sees first, for about 0.2 dB of the lead over G'MIC (docs/fill.md, "The grain grown back further").
+ * The gain trades PSNR for grain: 0.7 (0.5 before) brings a fill's texture nearer the photo's (0.87 -> 0.93 of it on
+ * the seen cases), a smudge being what a visitor sees first, for about 0.2 dB of the lead over G'MIC (docs/fill.md,
+ * "The grain grown back further").
  */
 const AGREEMENT = { spread: 150, sigma: 2 };
 const DETAIL_GAIN = 0.7;
