@@ -13,16 +13,17 @@
  * (held-out-9, since run against two method changes, its three worst cases looked at: seen data too), the tenth
  * (held-out-10, committed before any fill ran on it, since run against two method changes, its three worst cases
  * looked at: seen data too), the
- * eleventh (held-out-11, committed before any fill ran on it, since run against three method changes, fills unseen),
+ * eleventh (held-out-11, committed before any fill ran on it, since run against four method changes, fills unseen),
  * the twelfth (held-out-12, committed before any fill ran on it, since run against two method changes, its three worst
  * cases looked at: seen data too), the thirteenth (held-out-13, committed before any fill ran on it, since run against
- * two method changes, its three worst cases looked at: seen data too) and the fourteenth (held-out-14, committed before
- * any fill ran on it, fresh: the one that judges the next change),
+ * two method changes, its three worst cases looked at: seen data too), the fourteenth (held-out-14, committed before
+ * any fill ran on it, since run against one method change, its three worst cases looked at: seen data) and the
+ * fifteenth (held-out-15, committed before any fill ran on it, fresh: the one that judges the next change),
  * with the share of mask pixels far from the truth beside PSNR and texture; when several painted sets run, also their
  * cases pooled (cases behind G'MIC, the shortfall, foreign misses, texture).
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
  * BENCH_FILL_SETS=disc,tuning,held-out,held-out-2,held-out-3,held-out-4,held-out-5,held-out-6,held-out-7,held-out-8,
- * held-out-9,held-out-10,held-out-11,held-out-12,held-out-13,held-out-14 the case sets run (default:
+ * held-out-9,held-out-10,held-out-11,held-out-12,held-out-13,held-out-14,held-out-15 the case sets run (default:
  * disc,tuning,held-out);
  * BENCH_FILL_SKIP=gmic,telea,cases,speed leaves those out;
  * BENCH_GMIC_SEEDS=1,2,3 the seeds G'MIC's score is averaged over; BENCH_GMIC_CACHE=dir keeps its fills; BENCH_RUNS=2 the timed runs at 1024x1024)
@@ -59,11 +60,12 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * data too), ninth held-out set (`held-out-9`, since run against two method changes, its three worst cases looked at:
  * seen data too), tenth held-out set (`held-out-10`, committed before any fill ran on it, since run against two
  * method changes and its three worst cases looked at: seen data), eleventh held-out set (`held-out-11`, committed before any fill ran on it,
- * since run against three method changes with its fills unseen), twelfth held-out set (`held-out-12`, committed before
+ * since run against four method changes with its fills unseen), twelfth held-out set (`held-out-12`, committed before
  * any fill ran on it, since run against two method changes and looked at: seen data), thirteenth held-out set
  * (`held-out-13`, committed before any fill ran on it, since run against two method changes and its three worst cases
- * looked at: seen data) and fourteenth held-out set (`held-out-14`, committed before any fill ran on it, fresh: the one
- * that judges the next change); the last thirteen run only when asked for.
+ * looked at: seen data), fourteenth held-out set (`held-out-14`, committed before any fill ran on it, since run against
+ * one method change, its three worst cases looked at: seen data) and fifteenth held-out set (`held-out-15`, committed
+ * before any fill ran on it, fresh: the one that judges the next change); the last fourteen run only when asked for.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
