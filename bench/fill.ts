@@ -18,7 +18,8 @@
  * cases looked at: seen data too), the thirteenth (held-out-13, committed before any fill ran on it, since run against
  * two method changes, its three worst cases looked at: seen data too), the fourteenth (held-out-14, committed before
  * any fill ran on it, since run against one method change, its three worst cases looked at: seen data) and the
- * fifteenth (held-out-15, committed before any fill ran on it, fresh: the one that judges the next change),
+ * fifteenth (held-out-15, committed before any fill ran on it, since run against one method change, fills unseen: the
+ * one that judges the next change),
  * with the share of mask pixels far from the truth beside PSNR and texture; when several painted sets run, also their
  * cases pooled (cases behind G'MIC, the shortfall, foreign misses, texture).
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
@@ -65,7 +66,8 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * (`held-out-13`, committed before any fill ran on it, since run against two method changes and its three worst cases
  * looked at: seen data), fourteenth held-out set (`held-out-14`, committed before any fill ran on it, since run against
  * one method change, its three worst cases looked at: seen data) and fifteenth held-out set (`held-out-15`, committed
- * before any fill ran on it, fresh: the one that judges the next change); the last fourteen run only when asked for.
+ * before any fill ran on it, since run against one method change with its fills unseen: the one that judges the next
+ * change); the last fourteen run only when asked for.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
