@@ -259,11 +259,19 @@ export async function fillMasked(
       })
     : patched;
   ctx.progress({ stage: 'Encoding', percent: 95 });
+  // A small hole's metadata names each fill in its mean once.
+  const members = [
+    open
+      ? 'two structure-first exemplar fills (one copying from touching objects too)'
+      : 'a structure-first exemplar fill',
+    'a multi-scale patch fill without its order',
+    ...(network ? ['MI-GAN learned inpainting'] : []),
+  ];
   return {
     images: [await encodePng(filled)],
     metadata: {
       method: small
-        ? `mean of ${open ? 'two structure-first exemplar fills (one copying from touching objects too)' : 'a structure-first exemplar fill'}${network ? ', a multi-scale patch fill without its order and MI-GAN learned inpainting' : ' and a multi-scale patch fill without its order'}`
+        ? `mean of ${members.slice(0, -1).join(', ')} and ${members.at(-1)}`
         : 'structure-first exemplar fill, PatchMatch refinement, Poisson blending',
       maskDilationPx: dilation,
       ...(variation > 0 && { variation }),
