@@ -212,7 +212,7 @@ describe('what lies under the mask', () => {
     // The network's pipeline as shipped pastes its fill back through a softened mask, which left a thin stroke's
     // pixels the photo's own (the date stayed, faded) and the outer pixels of a blob too (models/migan.ts). A date
     // is filled by the patch fill alone; a blob by both fills, averaged. The object reaches as far as the engine
-    // grows the mask (1 px around a stroke, 3 around a blob here), as a halo would.
+    // grows the mask (1 px around a stroke where its edge shows a halo, as this one does; 3 around a blob here).
     for (const [name, db, growth] of [
       ['camera-date', 40, 1],
       ['camera-head', 20, 3],

@@ -5,6 +5,7 @@ import { dilate } from '../raster/morphology.js';
 import type { EngineContext, EngineOutput } from '../types.js';
 import { detailMean } from './detail-mean.js';
 import { inpaint } from './inpaint.js';
+import { strokeHalo } from './stroke-halo.js';
 import { thinParts } from './thin-parts.js';
 
 export interface FillOptions {
@@ -15,24 +16,25 @@ export interface FillOptions {
   keepForeign?: boolean;
 }
 
-/** Painted strokes no wider than 2 * STROKE_RADIUS + 1 pixels (text, dates) grow by STROKE_GROWTH only. */
+/** Painted strokes no wider than 2 * STROKE_RADIUS + 1 pixels (text, dates) are not grown as blobs are. */
 const STROKE_RADIUS = 5;
-const STROKE_GROWTH = 1;
 
 /**
- * The mask grown by `dilation` to swallow an object's soft edge and halo; its thin strokes (thin-parts.ts) by one
- * pixel only: a stroke over a date has a one-pixel antialiased edge, and growing it as far as a blob would double
- * the pixels to invent. `blobs` marks the pixels that belong to the grown blobs, not to a stroke.
+ * The mask grown by `dilation` to swallow an object's soft edge and halo; its thin strokes (thin-parts.ts) only by
+ * the pixels just outside them that show the mark they cover (stroke-halo.ts): growing a stroke over a date as far
+ * as a blob would double the pixels to invent, and growing it by a pixel where the brush covered the whole mark gave
+ * up known background (docs/fill.md, "A stroke grows only where a halo shows"). `blobs` marks the pixels that belong
+ * to the grown blobs, not to a stroke.
  */
-function growMask(painted: RawImage, dilation: number): { mask: RawImage; blobs: Uint8Array } {
+function growMask(photo: RawImage, painted: RawImage, dilation: number): { mask: RawImage; blobs: Uint8Array } {
   const { width: w, height: h } = painted;
   const thin = thinParts(painted.data, w, h, STROKE_RADIUS);
   const blobs = new Uint8Array(w * h);
   for (let i = 0; i < blobs.length; i++) blobs[i] = painted.data[i] && !thin[i] ? 1 : 0;
   const grown = dilate(blobs, w, h, dilation);
-  const edge = dilate(painted.data, w, h, Math.min(STROKE_GROWTH, dilation));
+  const halo = dilation > 0 ? strokeHalo(photo, painted.data, thin) : new Uint8Array(w * h);
   const data = Buffer.alloc(w * h);
-  for (let i = 0; i < data.length; i++) data[i] = grown[i] || edge[i] ? 255 : 0;
+  for (let i = 0; i < data.length; i++) data[i] = grown[i] || painted.data[i] || halo[i] ? 255 : 0;
   return { mask: { ...painted, data }, blobs: grown };
 }
 
@@ -224,7 +226,7 @@ export async function fillMasked(
   const photo = await decode(input.image);
   const painted = await decodeMask(input.mask, photo.width, photo.height);
   const dilation = Math.max(opts.minDilation, Math.round(opts.dilation * Math.max(photo.width, photo.height)));
-  const { mask, blobs } = growMask(painted, dilation);
+  const { mask, blobs } = growMask(photo, painted, dilation);
   const v = input.variation ?? 0;
   const variation = Number.isInteger(v) && v > 0 ? v : 0;
   const holePixels = mask.data.reduce((n, m) => n + (m ? 1 : 0), 0);
