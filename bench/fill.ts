@@ -18,9 +18,9 @@
  * cases looked at: seen data too), the thirteenth (held-out-13, committed before any fill ran on it, since run against
  * two method changes, its three worst cases looked at: seen data too), the fourteenth (held-out-14, committed before
  * any fill ran on it, since run against one method change, its three worst cases looked at: seen data), the
- * fifteenth (held-out-15, committed before any fill ran on it, since run against one method change, fills unseen: the
- * one that judges the next change) and the sixteenth (held-out-16, committed before any fill ran on it, fresh: the one
- * that judges the change after next),
+ * fifteenth (held-out-15, committed before any fill ran on it, since run against two method changes, fills unseen)
+ * and the sixteenth (held-out-16, committed before any fill ran on it, run once on the stroke-halo change, fills
+ * unseen: the one that judges the next change),
  * with the share of mask pixels far from the truth beside PSNR and texture; when several painted sets run, also their
  * cases pooled (cases behind G'MIC, the shortfall, foreign misses, texture).
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
@@ -67,9 +67,9 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * (`held-out-13`, committed before any fill ran on it, since run against two method changes and its three worst cases
  * looked at: seen data), fourteenth held-out set (`held-out-14`, committed before any fill ran on it, since run against
  * one method change, its three worst cases looked at: seen data), fifteenth held-out set (`held-out-15`, committed
- * before any fill ran on it, since run against one method change with its fills unseen: the one that judges the next
- * change) and sixteenth held-out set (`held-out-16`, committed before any fill ran on it, fresh: the one that judges
- * the change after next); the last fifteen run only when asked for.
+ * before any fill ran on it, since run against two method changes with its fills unseen) and sixteenth held-out set
+ * (`held-out-16`, committed before any fill ran on it, run once on the stroke-halo change with its fills unseen: the
+ * one that judges the next change); the last fifteen run only when asked for.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
