@@ -18,15 +18,16 @@
  * cases looked at: seen data too), the thirteenth (held-out-13, committed before any fill ran on it, since run against
  * two method changes, its three worst cases looked at: seen data too), the fourteenth (held-out-14, committed before
  * any fill ran on it, since run against one method change, its three worst cases looked at: seen data), the
- * fifteenth (held-out-15, committed before any fill ran on it, since run against two method changes, fills unseen)
- * and the sixteenth (held-out-16, committed before any fill ran on it, run once on the stroke-halo change, fills
- * unseen: the one that judges the next change),
+ * fifteenth (held-out-15, committed before any fill ran on it, since run against two method changes, fills unseen),
+ * the sixteenth (held-out-16, committed before any fill ran on it, run once on the stroke-halo change, fills unseen:
+ * the one that judges the next change) and the seventeenth (held-out-17, committed before any fill ran on it, fresh:
+ * the one that judges the change after next),
  * with the share of mask pixels far from the truth beside PSNR and texture; when several painted sets run, also their
  * cases pooled (cases behind G'MIC, the shortfall, foreign misses, texture).
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
  * BENCH_FILL_SETS=disc,tuning,held-out,held-out-2,held-out-3,held-out-4,held-out-5,held-out-6,held-out-7,held-out-8,
- * held-out-9,held-out-10,held-out-11,held-out-12,held-out-13,held-out-14,held-out-15,held-out-16 the case sets run
- * (default: disc,tuning,held-out);
+ * held-out-9,held-out-10,held-out-11,held-out-12,held-out-13,held-out-14,held-out-15,held-out-16,held-out-17 the case
+ * sets run (default: disc,tuning,held-out);
  * BENCH_FILL_SKIP=gmic,telea,cases,speed leaves those out;
  * BENCH_GMIC_SEEDS=1,2,3 the seeds G'MIC's score is averaged over; BENCH_GMIC_CACHE=dir keeps its fills; BENCH_RUNS=2 the timed runs at 1024x1024)
  */
@@ -67,9 +68,10 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * (`held-out-13`, committed before any fill ran on it, since run against two method changes and its three worst cases
  * looked at: seen data), fourteenth held-out set (`held-out-14`, committed before any fill ran on it, since run against
  * one method change, its three worst cases looked at: seen data), fifteenth held-out set (`held-out-15`, committed
- * before any fill ran on it, since run against two method changes with its fills unseen) and sixteenth held-out set
+ * before any fill ran on it, since run against two method changes with its fills unseen), sixteenth held-out set
  * (`held-out-16`, committed before any fill ran on it, run once on the stroke-halo change with its fills unseen: the
- * one that judges the next change); the last fifteen run only when asked for.
+ * one that judges the next change) and seventeenth held-out set (`held-out-17`, committed before any fill ran on it,
+ * fresh: the one that judges the change after next); the last sixteen run only when asked for.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
