@@ -18,7 +18,8 @@
  * cases looked at: seen data too), the thirteenth (held-out-13, committed before any fill ran on it, since run against
  * two method changes, its three worst cases looked at: seen data too), the fourteenth (held-out-14, committed before
  * any fill ran on it, since run against one method change, its three worst cases looked at: seen data), the
- * fifteenth (held-out-15, committed before any fill ran on it, since run against two method changes, fills unseen),
+ * fifteenth (held-out-15, committed before any fill ran on it, since run against two method changes, its three worst
+ * cases looked at: seen data),
  * the sixteenth (held-out-16, committed before any fill ran on it, run once on the stroke-halo change, fills unseen:
  * the one that judges the next change) and the seventeenth (held-out-17, committed before any fill ran on it, fresh:
  * the one that judges the change after next),
@@ -68,7 +69,8 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * (`held-out-13`, committed before any fill ran on it, since run against two method changes and its three worst cases
  * looked at: seen data), fourteenth held-out set (`held-out-14`, committed before any fill ran on it, since run against
  * one method change, its three worst cases looked at: seen data), fifteenth held-out set (`held-out-15`, committed
- * before any fill ran on it, since run against two method changes with its fills unseen), sixteenth held-out set
+ * before any fill ran on it, since run against two method changes and its three worst cases looked at: seen data),
+ * sixteenth held-out set
  * (`held-out-16`, committed before any fill ran on it, run once on the stroke-halo change with its fills unseen: the
  * one that judges the next change) and seventeenth held-out set (`held-out-17`, committed before any fill ran on it,
  * fresh: the one that judges the change after next); the last sixteen run only when asked for.
