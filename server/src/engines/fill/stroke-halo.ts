@@ -32,12 +32,12 @@ const HALO_SHARE = 0.25;
  * that show a halo (above).
  */
 export function strokeHalo(photo: RawImage, painted: Uint8Array, strokes: Uint8Array): Uint8Array {
-  const { width: w, height: h, channels: nc, data } = photo;
+  const { width: w, height: h } = photo;
   const near = dilate(painted, w, h, 1);
   const ring = dilate(strokes, w, h, 1);
   const edge = (q: number) => ring[q] === 1 && !painted[q];
   const halo = new Uint8Array(w * h);
-  const col = (q: number, c: number) => data[q * nc + Math.min(c, nc - 1)] as number;
+  const col = (q: number, c: number) => channel(photo, q, c);
   for (let p = 0; p < w * h; p++) {
     if (!edge(p)) continue;
     const x = p % w;
@@ -67,6 +67,11 @@ export function strokeHalo(photo: RawImage, painted: Uint8Array, strokes: Uint8A
   return halo;
 }
 
+/** Channel `c` (0-2) of pixel `q`; a grey photo's one channel serves as all three. */
+function channel(photo: RawImage, q: number, c: number): number {
+  return photo.data[q * photo.channels + Math.min(c, photo.channels - 1)] as number;
+}
+
 interface Plane {
   fitted: boolean;
   /** The plane's value in channel `c` at (dx, dy) from the pixel it was fitted around. */
@@ -77,7 +82,7 @@ interface Plane {
 
 /** A least-squares plane per channel through the pixels within BACKGROUND_RADIUS of (x, y) that are not `near`. */
 function fitPlane(photo: RawImage, near: Uint8Array, x: number, y: number): Plane {
-  const { width: w, height: h, channels: nc, data } = photo;
+  const { width: w, height: h } = photo;
   // Normal equations over (1, dx, dy): their sums, and each channel's sums of v, v dx, v dy, v^2.
   let [n, sx, sy, sxx, sxy, syy] = [0, 0, 0, 0, 0, 0];
   const sv = [0, 0, 0];
@@ -96,7 +101,7 @@ function fitPlane(photo: RawImage, near: Uint8Array, x: number, y: number): Plan
       sxy += dx * dy;
       syy += dy * dy;
       for (let c = 0; c < 3; c++) {
-        const v = data[q * nc + Math.min(c, nc - 1)] as number;
+        const v = channel(photo, q, c);
         sv[c] = (sv[c] as number) + v;
         svx[c] = (svx[c] as number) + v * dx;
         svy[c] = (svy[c] as number) + v * dy;
