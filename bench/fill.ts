@@ -20,9 +20,9 @@
  * any fill ran on it, since run against one method change, its three worst cases looked at: seen data), the
  * fifteenth (held-out-15, committed before any fill ran on it, since run against two method changes, its three worst
  * cases looked at: seen data),
- * the sixteenth (held-out-16, committed before any fill ran on it, run once on the stroke-halo change, fills unseen:
- * the one that judges the next change) and the seventeenth (held-out-17, committed before any fill ran on it, fresh:
- * the one that judges the change after next),
+ * the sixteenth (held-out-16, committed before any fill ran on it, run on the stroke-halo change and on the blob-halo
+ * change it judged, fills unseen) and the seventeenth (held-out-17, committed before any fill ran on it, fresh: the one
+ * that judges the next change),
  * with the share of mask pixels far from the truth beside PSNR and texture; when several painted sets run, also their
  * cases pooled (cases behind G'MIC, the shortfall, foreign misses, texture).
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
@@ -71,9 +71,9 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * one method change, its three worst cases looked at: seen data), fifteenth held-out set (`held-out-15`, committed
  * before any fill ran on it, since run against two method changes and its three worst cases looked at: seen data),
  * sixteenth held-out set
- * (`held-out-16`, committed before any fill ran on it, run once on the stroke-halo change with its fills unseen: the
- * one that judges the next change) and seventeenth held-out set (`held-out-17`, committed before any fill ran on it,
- * fresh: the one that judges the change after next); the last sixteen run only when asked for.
+ * (`held-out-16`, committed before any fill ran on it, run on the stroke-halo change and on the blob-halo change it
+ * judged, fills unseen) and seventeenth held-out set (`held-out-17`, committed before any fill ran on it, fresh: the
+ * one that judges the next change); the last sixteen run only when asked for.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);

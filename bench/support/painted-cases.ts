@@ -47,11 +47,11 @@
  * fill (ours, G'MIC, Telea or MI-GAN) was run on it, but it has since judged two method changes and its three worst
  * cases were looked at, so it counts as seen data too. The sixteenth held-out set (`HELD_OUT_16_CASES`, four colour
  * photos from Debian's `sddm-theme-maldives`, `kphotoalbum` and `golang-github-disintegration-imaging-dev`) was
- * committed before any fill (ours, G'MIC, Telea or MI-GAN) was run on it; it has since been run once (on the
- * stroke-halo change) with its fills unseen, it judges the next change, and the method is never tuned on it either. The
+ * committed before any fill (ours, G'MIC, Telea or MI-GAN) was run on it; it has since been run on the stroke-halo
+ * change and judged the blob-halo change, its fills unseen, and the method is never tuned on it either. The
  * seventeenth held-out set (`HELD_OUT_17_CASES`, four colour photos from Debian's `kphotoalbum`,
  * `forensics-samples-files` and `gnome-control-center-data`) was committed before any fill (ours, G'MIC, Telea or
- * MI-GAN) was run on it; it judges the change after next, and the method is never tuned on it either.
+ * MI-GAN) was run on it; it judges the next change, and the method is never tuned on it either.
  */
 import type { RawImage } from '../../server/src/engines/raster/image.js';
 import { fixturePixels } from '../../server/test/support/engine-ctx.js';

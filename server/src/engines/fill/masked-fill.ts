@@ -1,15 +1,17 @@
 import { miganFill } from '../models/migan.js';
 import { processMaskedRegion } from '../raster/fit.js';
 import { decode, decodeMask, encodePng, type RawImage } from '../raster/image.js';
-import { dilate } from '../raster/morphology.js';
 import type { EngineContext, EngineOutput } from '../types.js';
 import { detailMean } from './detail-mean.js';
+import { type EdgeContrast, haloGrowth } from './halo-growth.js';
 import { inpaint } from './inpaint.js';
-import { strokeHalo } from './stroke-halo.js';
 import { thinParts } from './thin-parts.js';
 
 export interface FillOptions {
-  /** The mask grows by this share of the photo's longer side (at least `minDilation` pixels) to swallow halos. */
+  /**
+   * The mask's blobs grow by up to this share of the photo's longer side (at least `minDilation` pixels), where a halo
+   * shows, to swallow an object's soft edge.
+   */
   dilation: number;
   minDilation: number;
   /** The patch fill copies from objects the mask touches too (inpainting mends an area from whatever surrounds it). */
@@ -20,23 +22,27 @@ export interface FillOptions {
 const STROKE_RADIUS = 5;
 
 /**
- * The mask grown by `dilation` to swallow an object's soft edge and halo; its thin strokes (thin-parts.ts) only by
- * the pixels just outside them that show the mark they cover (stroke-halo.ts): growing a stroke over a date as far
- * as a blob would double the pixels to invent, and growing it by a pixel where the brush covered the whole mark gave
- * up known background (docs/fill.md, "A stroke grows only where a halo shows"). `blobs` marks the pixels that belong
- * to the grown blobs, not to a stroke.
+ * The mask grown where its edge shows the soft edge or halo of what it covers (halo-growth.ts): its blobs by up to
+ * `dilation` pixels, its thin strokes (thin-parts.ts) by one. Grown blindly, a stroke over a date had twice the
+ * pixels to invent, and a blob reached onto the object beside it, which the fills then carried into the hole
+ * (docs/fill.md, "A stroke grows only where a halo shows", "A blob grows only where a halo shows"). `blobs` marks the
+ * pixels that belong to the grown blobs, not to a stroke.
  */
 function growMask(photo: RawImage, painted: RawImage, dilation: number): { mask: RawImage; blobs: Uint8Array } {
   const { width: w, height: h } = painted;
   const thin = thinParts(painted.data, w, h, STROKE_RADIUS);
   const blobs = new Uint8Array(w * h);
   for (let i = 0; i < blobs.length; i++) blobs[i] = painted.data[i] && !thin[i] ? 1 : 0;
-  const grown = dilate(blobs, w, h, dilation);
-  // A mask of blobs alone (the common case, and the speed targets') has no stroke edge to test.
-  const halo = dilation > 0 && thin.includes(1) ? strokeHalo(photo, painted.data, thin) : new Uint8Array(w * h);
+  const grow = (seeds: Uint8Array, rings: number, contrast: EdgeContrast) =>
+    dilation > 0 && seeds.includes(1) ? haloGrowth(photo, painted.data, seeds, rings, contrast) : new Uint8Array(w * h);
+  const blobHalo = grow(blobs, dilation, 'rms');
+  const strokeHalo = grow(thin, 1, 'mean');
   const data = Buffer.alloc(w * h);
-  for (let i = 0; i < data.length; i++) data[i] = grown[i] || painted.data[i] || halo[i] ? 255 : 0;
-  return { mask: { ...painted, data }, blobs: grown };
+  for (let i = 0; i < data.length; i++) {
+    blobs[i] = blobs[i] || blobHalo[i] ? 1 : 0;
+    data[i] = blobs[i] || painted.data[i] || strokeHalo[i] ? 255 : 0;
+  }
+  return { mask: { ...painted, data }, blobs };
 }
 
 /** The grown mask's pixels outside its blobs: its strokes. */
