@@ -14,8 +14,8 @@ import { dilate } from '../raster/morphology.js';
 
 /**
  * The background near an edge pixel is a plane (per channel) fitted to the known pixels within BACKGROUND_RADIUS
- * beyond the last ring the mask may grow to. The window reaches across a date's thin stroke to its other side, so a gradient
- * across the stroke (a cup's shading) is interpolated, not taken for a halo.
+ * beyond the last ring the mask may grow to. The window reaches across a date's thin stroke to its other side, so a
+ * gradient across the stroke (a cup's shading) is interpolated, not taken for a halo.
  */
 const BACKGROUND_RADIUS = 8;
 /**
@@ -26,8 +26,8 @@ const EDGE_RADIUS = 6;
 /**
  * How the edge's difference from the background is summed: along a stroke, as the mean difference (a date or a scratch
  * is one colour, and a structure beside one side of the stroke does not add up along it); around a blob, as the root
- * mean square (an object's edge changes colour along its outline, and a mean of dark and light parts cancels: the
- * mean left a rim around 9 of 13 feathered objects, docs/fill.md).
+ * mean square (an object's edge changes colour along its outline, and a mean of dark and light parts cancels: on
+ * objects whose edge fades over 1-3 px, the mean left a rim, 2-4 dB behind growing blindly; docs/fill.md).
  */
 export type EdgeContrast = 'mean' | 'rms';
 /** The edge must differ from the background by this many levels beyond the background's own spread ... */
