@@ -37,19 +37,28 @@ function coreStroke(photo: RawImage): RawImage {
   return { data, width: photo.width, height: photo.height, channels: 1 };
 }
 
-function meanAbsDiffOnRows(a: RawImage, b: RawImage, rows: readonly number[]): number {
+/** The pixels of the mark's rows `rows` (one byte per pixel of the photo). */
+function barRows(photo: RawImage, rows: readonly number[]): Uint8Array {
+  const where = new Uint8Array(photo.width * photo.height);
+  for (const y of rows) where.fill(1, y * photo.width + X0, y * photo.width + X1 + 1);
+  return where;
+}
+
+/** How many pixels are set in `a` (and in `b`, when given). */
+function count(a: Uint8Array, b?: Uint8Array): number {
+  return a.reduce((n, v, i) => n + (v && (!b || b[i]) ? 1 : 0), 0);
+}
+
+/** The mean absolute difference of two RGB photos over the pixels set in `where`, per channel. */
+function meanAbsDiffIn(a: RawImage, b: RawImage, where: Uint8Array): number {
   let sum = 0;
   let n = 0;
-  for (const y of rows) {
-    for (let x = X0; x <= X1; x++) {
-      for (let c = 0; c < 3; c++) {
-        const i = (y * a.width + x) * 3 + c;
-        sum += Math.abs((a.data[i] as number) - (b.data[i] as number));
-        n++;
-      }
-    }
+  for (let i = 0; i < where.length; i++) {
+    if (!where[i]) continue;
+    for (let c = 0; c < 3; c++) sum += Math.abs((a.data[i * 3 + c] as number) - (b.data[i * 3 + c] as number));
+    n++;
   }
-  return sum / n;
+  return sum / (3 * n);
 }
 
 describe('a stroke grows only where a halo shows', () => {
@@ -59,11 +68,8 @@ describe('a stroke grows only where a halo shows', () => {
     const thin = thinParts(stroke.data, clean.width, clean.height, 5);
     const edgePixels = 2 * (X1 - X0 + 1);
     const onMark = haloGrowth(marked(clean, 0.8), stroke.data, thin, 1, 'mean');
-    const found = EDGE.reduce(
-      (n, y) => n + onMark.subarray(y * clean.width + X0, y * clean.width + X1 + 1).reduce((a, v) => a + v, 0),
-      0,
-    );
-    const onClean = haloGrowth(clean, stroke.data, thin, 1, 'mean').reduce((a, v) => a + v, 0);
+    const found = count(onMark, barRows(clean, EDGE));
+    const onClean = count(haloGrowth(clean, stroke.data, thin, 1, 'mean'));
     console.log(`halo found: ${found} of the mark's ${edgePixels} edge pixels; around a clean stroke: ${onClean}`);
     expect(found).toBeGreaterThan(0.85 * edgePixels);
     expect(onClean).toBeLessThan(0.05 * edgePixels);
@@ -74,10 +80,10 @@ describe('a stroke grows only where a halo shows', () => {
     const stroke = coreStroke(clean);
     const photo = marked(clean, 0.8);
     const filled = await engineFill(engine, photo, stroke);
-    const outline = meanAbsDiffOnRows(filled, clean, EDGE);
-    const left = meanAbsDiffOnRows(photo, clean, EDGE);
+    const outline = meanAbsDiffIn(filled, clean, barRows(clean, EDGE));
+    const left = meanAbsDiffIn(photo, clean, barRows(clean, EDGE));
     // A fill invents the wood's grain, so the edge is compared with its error on the rows the brush covered.
-    const core = meanAbsDiffOnRows(filled, clean, [CORE[0], (CORE[0] + CORE[1]) / 2, CORE[1]]);
+    const core = meanAbsDiffIn(filled, clean, barRows(clean, [CORE[0], (CORE[0] + CORE[1]) / 2, CORE[1]]));
     console.log(
       `mean |fill - clean photo| on the edge rows ${outline.toFixed(1)} levels, on the covered rows ${core.toFixed(1)}; ` +
         `the outline left as it was ${left.toFixed(1)}`,
@@ -127,23 +133,12 @@ function withObject(photo: RawImage, object: RawImage): RawImage {
   return { ...photo, data };
 }
 
-/** The pixels of the disc's core (ring 0), or of its soft edge (rings 1 to FEATHER). */
-function discPixels(w: number, h: number, part: 'core' | 'edge'): Uint8Array {
+/** The pixels whose ring (ringOf) is `from` to `to`: 0 to 0 the disc's core, 1 to FEATHER its soft edge. */
+function ringPixels(w: number, h: number, from: number, to: number): Uint8Array {
   return Uint8Array.from({ length: w * h }, (_, i) => {
     const r = ringOf(i % w, Math.floor(i / w));
-    return (part === 'core' ? r === 0 : r >= 1 && r <= FEATHER) ? 1 : 0;
+    return r >= from && r <= to ? 1 : 0;
   });
-}
-
-function meanAbsDiffIn(a: RawImage, b: RawImage, where: Uint8Array): number {
-  let sum = 0;
-  let n = 0;
-  for (let i = 0; i < where.length; i++) {
-    if (!where[i]) continue;
-    for (let c = 0; c < 3; c++) sum += Math.abs((a.data[i * 3 + c] as number) - (b.data[i * 3 + c] as number));
-    n++;
-  }
-  return sum / (3 * n);
 }
 
 describe('a blob grows only where a halo shows', () => {
@@ -151,10 +146,9 @@ describe('a blob grows only where a halo shows', () => {
     const clean = await fixturePixels('coffee.png');
     const cat = await fixturePixels('chelsea.png');
     const { width: w, height: h } = clean;
-    const core = discPixels(w, h, 'core');
+    const core = ringPixels(w, h, 0, 0);
     // The soft edge's inner ring (two thirds of the object's colour); the outer one is a third, close to the table's.
-    const inner = Uint8Array.from({ length: w * h }, (_, i) => (ringOf(i % w, Math.floor(i / w)) === 1 ? 1 : 0));
-    const count = (a: Uint8Array, b?: Uint8Array) => a.reduce((n, v, i) => n + (v && (!b || b[i]) ? 1 : 0), 0);
+    const inner = ringPixels(w, h, 1, 1);
     const blind = dilate(core, w, h, 3);
     const blindRing = count(blind) - count(core);
     const onObject = haloGrowth(withObject(clean, cat), core, core, 3, 'rms');
@@ -180,8 +174,8 @@ describe('a blob grows only where a halo shows', () => {
     const clean = await fixturePixels('coffee.png');
     const photo = withObject(clean, await fixturePixels('chelsea.png'));
     const { width: w, height: h } = clean;
-    const core = discPixels(w, h, 'core');
-    const edge = discPixels(w, h, 'edge');
+    const core = ringPixels(w, h, 0, 0);
+    const edge = ringPixels(w, h, 1, FEATHER);
     const filled = await engineFill(engine, photo, {
       data: Buffer.from(core.map((v) => v * 255)),
       width: w,
