@@ -21,14 +21,15 @@
  * fifteenth (held-out-15, committed before any fill ran on it, since run against two method changes, its three worst
  * cases looked at: seen data),
  * the sixteenth (held-out-16, committed before any fill ran on it, run on the stroke-halo change and on the blob-halo
- * change it judged, fills unseen) and the seventeenth (held-out-17, committed before any fill ran on it, fresh: the one
- * that judges the next change),
+ * change it judged, fills unseen: seen data), the seventeenth (held-out-17, committed before any fill ran on it: the
+ * one that judges the next change) and the eighteenth (held-out-18, committed before any fill ran on it, fresh: the one
+ * that judges the change after next),
  * with the share of mask pixels far from the truth beside PSNR and texture; when several painted sets run, also their
  * cases pooled (cases behind G'MIC, the shortfall, foreign misses, texture).
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
  * BENCH_FILL_SETS=disc,tuning,held-out,held-out-2,held-out-3,held-out-4,held-out-5,held-out-6,held-out-7,held-out-8,
- * held-out-9,held-out-10,held-out-11,held-out-12,held-out-13,held-out-14,held-out-15,held-out-16,held-out-17 the case
- * sets run (default: disc,tuning,held-out);
+ * held-out-9,held-out-10,held-out-11,held-out-12,held-out-13,held-out-14,held-out-15,held-out-16,held-out-17,
+ * held-out-18 the case sets run (default: disc,tuning,held-out);
  * BENCH_FILL_SKIP=gmic,telea,cases,speed leaves those out;
  * BENCH_GMIC_SEEDS=1,2,3 the seeds G'MIC's score is averaged over; BENCH_GMIC_CACHE=dir keeps its fills; BENCH_RUNS=2 the timed runs at 1024x1024)
  */
@@ -72,8 +73,9 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * before any fill ran on it, since run against two method changes and its three worst cases looked at: seen data),
  * sixteenth held-out set
  * (`held-out-16`, committed before any fill ran on it, run on the stroke-halo change and on the blob-halo change it
- * judged, fills unseen) and seventeenth held-out set (`held-out-17`, committed before any fill ran on it, fresh: the
- * one that judges the next change); the last sixteen run only when asked for.
+ * judged, fills unseen: seen data), seventeenth held-out set (`held-out-17`, committed before any fill ran on it: the
+ * one that judges the next change) and eighteenth held-out set (`held-out-18`, committed before any fill ran on it,
+ * fresh: the one that judges the change after next); the last seventeen run only when asked for.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
