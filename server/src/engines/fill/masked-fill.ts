@@ -5,6 +5,7 @@ import type { EngineContext, EngineOutput } from '../types.js';
 import { detailMean } from './detail-mean.js';
 import { type EdgeContrast, haloGrowth } from './halo-growth.js';
 import { inpaint } from './inpaint.js';
+import { bridgeLines } from './line-bridge.js';
 import { thinParts } from './thin-parts.js';
 
 export interface FillOptions {
@@ -179,8 +180,9 @@ interface MoreFills {
 }
 
 /**
- * The blobs' fill: the fills' mean where they agree (above), its fine detail grown back; in strokes, the mean of the
- * patch fill and the free fill.
+ * The blobs' fill: the fills' mean where they agree (above), its fine detail grown back, and the straight lines and
+ * edges that cross the blobs drawn through them (line-bridge.ts); in strokes, the mean of the patch fill and the free
+ * fill.
  */
 function blend(blobs: Uint8Array, strokes: Uint8Array, patched: RawImage, { open, free, views }: MoreFills): RawImage {
   let filled = patched;
@@ -196,7 +198,7 @@ function blend(blobs: Uint8Array, strokes: Uint8Array, patched: RawImage, { open
       { img: free, weight: WEIGHTS.free, spread: OPEN_SPREAD },
       ...views.map((img) => ({ img, weight: WEIGHTS.view })),
     ];
-    filled = detailMean(blobs, fills, DETAIL_GAIN, DETAIL_SIGMA, AGREEMENT);
+    filled = bridgeLines(detailMean(blobs, fills, DETAIL_GAIN, DETAIL_SIGMA, AGREEMENT), blobs);
   }
   if (!strokes.includes(1)) return filled;
   return detailMean(
