@@ -102,12 +102,7 @@ export function detailMean(
 ): RawImage {
   const base = (fills[0] as (typeof fills)[number]).img;
   const { width: w, height: h, channels: c } = base;
-  const box = maskBox({
-    data: Buffer.from(where.buffer, where.byteOffset, where.length),
-    width: w,
-    height: h,
-    channels: 1,
-  });
+  const box = maskBox({ data: where, width: w, height: h });
   if (!box) return base;
   const kernel = gaussianKernel(sigma);
   // The area reaches as far as either blur does (3 sigma each side).

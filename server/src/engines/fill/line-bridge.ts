@@ -261,12 +261,7 @@ function drawLine(out: Buffer, img: RawImage, hole: Uint8Array, a: LineEnd, b: L
  */
 export function bridgeLines(filled: RawImage, hole: Uint8Array): RawImage {
   const { width: w, height: h, channels: c } = filled;
-  const found = maskBox({
-    data: Buffer.from(hole.buffer, hole.byteOffset, hole.length),
-    width: w,
-    height: h,
-    channels: 1,
-  });
+  const found = maskBox({ data: hole, width: w, height: h });
   if (!found) return filled;
   // Room for the ring, the blur around it and the cross-sections.
   const box = padBox(found, RING.to + Math.ceil(3 * SIGMA) + HALF_SECTION + 2, w, h);

@@ -217,8 +217,9 @@ function blend(blobs: Uint8Array, strokes: Uint8Array, patched: RawImage, { open
  * blending). A hole up to BLEND_MAX_PIXELS is also filled by the free fill (the same without the ordered fill) and,
  * with blobs in it, by a learned inpainting network (models/migan.ts) on the photo and on the photo mirrored; object
  * removal adds a patch fill that may copy from the objects the hole touches. In the blobs the result is the fills'
- * mean, each trusted where it agrees with the others, with its fine detail grown back; in strokes (text, dates), the
- * mean of the patch fill and the free fill (blend). They go wrong in different places (the network invents grain and
+ * mean, each trusted where it agrees with the others, with its fine detail grown back and the straight lines that cross
+ * it drawn through (line-bridge.ts); in strokes (text, dates), the mean of the patch fill and the free fill (blend).
+ * They go wrong in different places (the network invents grain and
  * shapes, the patch fill pastes a piece of a neighbour or carries an edge too far), and their mean is closer to the
  * truth than each (docs/fill.md).
  * Pixels outside the (slightly grown) mask are returned unchanged. Object removal and inpainting share this; they

@@ -9,8 +9,8 @@ export interface Rect {
   height: number;
 }
 
-/** The bounding box of a mask's set pixels, or null for an empty mask. */
-export function maskBox(mask: RawImage): Rect | null {
+/** The bounding box of a mask's set pixels (one value per pixel, as a one-channel image), or null for an empty mask. */
+export function maskBox(mask: { data: Uint8Array; width: number; height: number; channels?: number }): Rect | null {
   const { width: w, height: h, data } = mask;
   let x0 = w;
   let y0 = h;
