@@ -53,10 +53,16 @@ function distanceFrom(hole: Uint8Array, w: number, h: number): Uint8Array {
   return dist;
 }
 
+/** Luma of one pixel's channels (a grey pixel's one value stands for all three). */
+function luma(v: ArrayLike<number>): number {
+  const at = (k: number) => v[Math.min(k, v.length - 1)] as number;
+  return 0.299 * at(0) + 0.587 * at(1) + 0.114 * at(2);
+}
+
+/** The image's luma plane. */
 function lumaOf(img: RawImage): Float32Array {
   const { width: w, height: h, channels: c } = img;
-  const at = (p: number, k: number) => img.data[p * c + Math.min(k, c - 1)] as number;
-  return Float32Array.from({ length: w * h }, (_, p) => 0.299 * at(p, 0) + 0.587 * at(p, 1) + 0.114 * at(p, 2));
+  return Float32Array.from({ length: w * h }, (_, p) => luma(img.data.subarray(p * c, p * c + c)));
 }
 
 /** The pixels of one sign connected to `p0` (8-neighbours), marked in `seen`. */
@@ -87,8 +93,8 @@ function component(sign: Int8Array, seen: Uint8Array, p0: number, w: number, h: 
  * The line ends on the ring: connected line pixels of one sign that reach the ring's inner edge and run MIN_REACH
  * out, with their curvature-weighted centre next to the hole and their mean direction.
  */
-function lineEnds(luma: Float32Array, dist: Uint8Array, w: number, h: number): LineEnd[] {
-  const g = blur(luma, w, h, 1, gaussianKernel(SIGMA));
+function lineEnds(plane: Float32Array, dist: Uint8Array, w: number, h: number): LineEnd[] {
+  const g = blur(plane, w, h, 1, gaussianKernel(SIGMA));
   const n = w * h;
   const sign = new Int8Array(n);
   const strength = new Float32Array(n);
@@ -104,7 +110,7 @@ function lineEnds(luma: Float32Array, dist: Uint8Array, w: number, h: number): L
       const xy = (at(p + w + 1) - at(p + w - 1) - at(p - w + 1) + at(p - w - 1)) / 4;
       const mid = (xx + yy) / 2;
       const rad = Math.hypot((xx - yy) / 2, xy);
-      // across: the curvature of larger magnitude; its eigenvector's normal runs along the line.
+      // The curvature of larger magnitude runs across a line; the other's eigenvector runs along it.
       const [across, alongLine] =
         Math.abs(mid + rad) > Math.abs(mid - rad) ? [mid + rad, mid - rad] : [mid - rad, mid + rad];
       if (Math.abs(across) < MIN_CURVATURE || Math.abs(alongLine) > MAX_ALONG * Math.abs(across)) continue;
@@ -218,9 +224,7 @@ function drawLine(out: Buffer, img: RawImage, hole: Uint8Array, a: LineEnd, b: L
   const sb = section(b);
   // The half width where the section's luma stands out by over half its centre's contrast to its two sides.
   const halfWidth = (sec: number[][]) => {
-    const y = sec.map(
-      (v) => 0.299 * (v[0] as number) + 0.587 * (v[1] ?? (v[0] as number)) + 0.114 * (v[2] ?? (v[0] as number)),
-    );
+    const y = sec.map(luma);
     const side = ((y[0] as number) + (y[y.length - 1] as number)) / 2;
     const peak = Math.abs((y[HALF_SECTION] as number) - side);
     const out = (j: number) => Math.abs((y[j] as number) - side) > peak / 2;
