@@ -227,9 +227,9 @@ function drawLine(out: Buffer, img: RawImage, hole: Uint8Array, a: LineEnd, b: L
     const y = sec.map(luma);
     const side = ((y[0] as number) + (y[y.length - 1] as number)) / 2;
     const peak = Math.abs((y[HALF_SECTION] as number) - side);
-    const out = (j: number) => Math.abs((y[j] as number) - side) > peak / 2;
+    const standsOut = (j: number) => Math.abs((y[j] as number) - side) > peak / 2;
     let hw = 0;
-    while (hw < HALF_SECTION - 1 && out(HALF_SECTION + hw + 1) && out(HALF_SECTION - hw - 1)) hw++;
+    while (hw < HALF_SECTION - 1 && standsOut(HALF_SECTION + hw + 1) && standsOut(HALF_SECTION - hw - 1)) hw++;
     return hw + 0.5;
   };
   const hw = Math.min(MAX_HALF_WIDTH, (halfWidth(sa) + halfWidth(sb)) / 2);
