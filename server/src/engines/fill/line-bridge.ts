@@ -1,7 +1,7 @@
 import { blur, gaussianKernel } from '../raster/blur.js';
 import { cropRaw, maskBox, padBox } from '../raster/geometry.js';
-import type { RawImage } from '../raster/image.js';
-import { dilate } from '../raster/morphology.js';
+import { lumaAt, lumaPlane, type RawImage } from '../raster/image.js';
+import { components, dilate } from '../raster/morphology.js';
 
 /**
  * Straight lines and edges that cross a small hole (a rail, a stem, a beak, a plank's seam, a horizon) are drawn
@@ -53,42 +53,6 @@ function distanceFrom(hole: Uint8Array, w: number, h: number): Uint8Array {
   return dist;
 }
 
-/** Luma of one pixel's channels (a grey pixel's one value stands for all three). */
-function luma(v: ArrayLike<number>): number {
-  const at = (k: number) => v[Math.min(k, v.length - 1)] as number;
-  return 0.299 * at(0) + 0.587 * at(1) + 0.114 * at(2);
-}
-
-/** The image's luma plane. */
-function lumaOf(img: RawImage): Float32Array {
-  const { width: w, height: h, channels: c } = img;
-  return Float32Array.from({ length: w * h }, (_, p) => luma(img.data.subarray(p * c, p * c + c)));
-}
-
-/** The pixels of one sign connected to `p0` (8-neighbours), marked in `seen`. */
-function component(sign: Int8Array, seen: Uint8Array, p0: number, w: number, h: number): number[] {
-  const s = sign[p0];
-  const stack = [p0];
-  seen[p0] = 1;
-  const pixels: number[] = [];
-  while (stack.length > 0) {
-    const p = stack.pop() as number;
-    pixels.push(p);
-    const x = p % w;
-    const y = (p - x) / w;
-    for (let yy = Math.max(0, y - 1); yy <= Math.min(h - 1, y + 1); yy++) {
-      for (let xx = Math.max(0, x - 1); xx <= Math.min(w - 1, x + 1); xx++) {
-        const q = yy * w + xx;
-        if (sign[q] === s && !seen[q]) {
-          seen[q] = 1;
-          stack.push(q);
-        }
-      }
-    }
-  }
-  return pixels;
-}
-
 /**
  * The line ends on the ring: connected line pixels of one sign that reach the ring's inner edge and run MIN_REACH
  * out, with their curvature-weighted centre next to the hole and their mean direction.
@@ -123,28 +87,28 @@ function lineEnds(plane: Float32Array, dist: Uint8Array, w: number, h: number): 
       along[2 * p + 1] = vy / len;
     }
   }
-  const seen = new Uint8Array(n);
   const ends: LineEnd[] = [];
-  for (let p0 = 0; p0 < n; p0++) {
-    if (!sign[p0] || seen[p0]) continue;
-    const pixels = component(sign, seen, p0, w, h);
-    if (pixels.length < 4 || !pixels.some((p) => dist[p] === RING.from)) continue;
-    if (Math.max(...pixels.map((p) => dist[p] as number)) - RING.from < MIN_REACH) continue;
-    let [sx, sy, sw, c2, s2] = [0, 0, 0, 0, 0];
-    for (const p of pixels) {
-      const wt = strength[p] as number;
-      const [ax, ay] = [along[2 * p] as number, along[2 * p + 1] as number];
-      // Doubled angles: a line's direction has no sign.
-      c2 += wt * (ax * ax - ay * ay);
-      s2 += wt * 2 * ax * ay;
-      if ((dist[p] as number) <= RING.from + 1) {
-        sx += wt * (p % w);
-        sy += wt * Math.floor(p / w);
-        sw += wt;
+  for (const s of [1, -1]) {
+    const ofSign = Uint8Array.from(sign, (v) => (v === s ? 1 : 0));
+    for (const { pixels } of components(ofSign, w, h, 1, 1)) {
+      if (pixels.length < 4 || !pixels.some((p) => dist[p] === RING.from)) continue;
+      if (Math.max(...pixels.map((p) => dist[p] as number)) - RING.from < MIN_REACH) continue;
+      let [sx, sy, sw, c2, s2] = [0, 0, 0, 0, 0];
+      for (const p of pixels) {
+        const wt = strength[p] as number;
+        const [ax, ay] = [along[2 * p] as number, along[2 * p + 1] as number];
+        // Doubled angles: a line's direction has no sign.
+        c2 += wt * (ax * ax - ay * ay);
+        s2 += wt * 2 * ax * ay;
+        if ((dist[p] as number) <= RING.from + 1) {
+          sx += wt * (p % w);
+          sy += wt * Math.floor(p / w);
+          sw += wt;
+        }
       }
+      const angle = Math.atan2(s2, c2) / 2;
+      ends.push({ x: sx / sw, y: sy / sw, dx: Math.cos(angle), dy: Math.sin(angle), sign: s });
     }
-    const angle = Math.atan2(s2, c2) / 2;
-    ends.push({ x: sx / sw, y: sy / sw, dx: Math.cos(angle), dy: Math.sin(angle), sign: sign[p0] as number });
   }
   return ends;
 }
@@ -224,7 +188,7 @@ function drawLine(out: Buffer, img: RawImage, hole: Uint8Array, a: LineEnd, b: L
   const sb = section(b);
   // The half width where the section's luma stands out by over half its centre's contrast to its two sides.
   const halfWidth = (sec: number[][]) => {
-    const y = sec.map(luma);
+    const y = sec.map((v) => lumaAt(v, 0));
     const side = ((y[0] as number) + (y[y.length - 1] as number)) / 2;
     const peak = Math.abs((y[HALF_SECTION] as number) - side);
     const standsOut = (j: number) => Math.abs((y[j] as number) - side) > peak / 2;
@@ -275,7 +239,7 @@ export function bridgeLines(filled: RawImage, hole: Uint8Array): RawImage {
     for (let x = 0; x < box.width; x++) local[y * box.width + x] = hole[(box.top + y) * w + box.left + x] ? 1 : 0;
   }
   const dist = distanceFrom(local, box.width, box.height);
-  const ends = lineEnds(lumaOf(img), dist, box.width, box.height);
+  const ends = lineEnds(lumaPlane(img), dist, box.width, box.height);
   const pairs = pairEnds(ends, img, local);
   if (pairs.length === 0) return filled;
   const drawn = Buffer.from(img.data);

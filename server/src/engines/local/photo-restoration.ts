@@ -3,7 +3,7 @@ import { defineEngine } from '../define.js';
 import { inpaint } from '../fill/inpaint.js';
 import { detectFaces, type Face, releaseFaces } from '../models/faces.js';
 import { processMaskedRegion } from '../raster/fit.js';
-import { decode, decodeMask, encodePng, type RawImage } from '../raster/image.js';
+import { decode, decodeMask, encodePng, lumaAt, type RawImage } from '../raster/image.js';
 import { dilate } from '../raster/morphology.js';
 import { denoise } from '../restore/denoise.js';
 import {
@@ -56,9 +56,7 @@ function luminance(img: RawImage): Buffer {
   const out = Buffer.alloc(n);
   for (let i = 0; i < n; i++) {
     const o = i * img.channels;
-    out[i] = Math.round(
-      0.299 * (img.data[o] as number) + 0.587 * (img.data[o + 1] as number) + 0.114 * (img.data[o + 2] as number),
-    );
+    out[i] = Math.round(lumaAt(img.data, o));
   }
   return out;
 }

@@ -8,6 +8,18 @@ export interface RawImage {
   channels: 1 | 2 | 3 | 4;
 }
 
+/** Luma (BT.601) of the RGB pixel starting at `o` in `data`. */
+export function lumaAt(data: ArrayLike<number>, o: number): number {
+  return 0.299 * (data[o] as number) + 0.587 * (data[o + 1] as number) + 0.114 * (data[o + 2] as number);
+}
+
+/** The luma plane of an RGB(A) image (decode gives every photo three or four channels). */
+export function lumaPlane(img: RawImage): Float32Array {
+  const out = new Float32Array(img.width * img.height);
+  for (let i = 0; i < out.length; i++) out[i] = lumaAt(img.data, i * img.channels);
+  return out;
+}
+
 /** Decodes uploaded bytes with EXIF orientation applied, as 8-bit RGB (or RGBA with `alpha`). */
 export async function decode(bytes: Buffer, opts: { alpha?: boolean } = {}): Promise<RawImage> {
   // Grey photos come out as RGB too, so engines can count on three (or four) channels.

@@ -4,24 +4,13 @@
  */
 
 import { esrganUpscale, type UpscaleOptions } from '../models/esrgan.js';
-import type { RawImage } from '../raster/image.js';
+import { lumaPlane, type RawImage } from '../raster/image.js';
 import { resizeRaw } from '../raster/resize.js';
 
 /** The image reduced by `k` and enlarged back: what survives of it at 1/k of its resolution. */
 async function downUp(img: RawImage, k: number): Promise<RawImage> {
   const small = await resizeRaw(img, Math.max(1, Math.round(img.width / k)), Math.max(1, Math.round(img.height / k)));
   return resizeRaw(small, img.width, img.height);
-}
-
-function lumaPlane(img: RawImage): Float32Array {
-  const n = img.width * img.height;
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const o = i * img.channels;
-    out[i] =
-      0.299 * (img.data[o] as number) + 0.587 * (img.data[o + 1] as number) + 0.114 * (img.data[o + 2] as number);
-  }
-  return out;
 }
 
 /**
