@@ -23,7 +23,7 @@
  * the sixteenth (held-out-16, committed before any fill ran on it, run on the stroke-halo change and on the blob-halo
  * change it judged, fills unseen: seen data), the seventeenth (held-out-17, committed before any fill ran on it, since
  * judged the line-bridge change, its three worst cases looked at: seen data) and the eighteenth (held-out-18, committed
- * before any fill ran on it, fresh: the one that judges the next change),
+ * before any fill ran on it, since judged the dates' grain change, its three worst cases looked at: seen data),
  * with the share of mask pixels far from the truth beside PSNR and texture; when several painted sets run, also their
  * cases pooled (cases behind G'MIC, the shortfall, foreign misses, texture).
  * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
@@ -75,7 +75,8 @@ const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
  * (`held-out-16`, committed before any fill ran on it, run on the stroke-halo change and on the blob-halo change it
  * judged, fills unseen: seen data), seventeenth held-out set (`held-out-17`, committed before any fill ran on it, since
  * judged the line-bridge change, its three worst cases looked at: seen data) and eighteenth held-out set
- * (`held-out-18`, committed before any fill ran on it, fresh: the one that judges the next change); the last seventeen
+ * (`held-out-18`, committed before any fill ran on it, since judged the dates' grain change, its three worst cases
+ * looked at: seen data); the last seventeen
  * run only when asked for.
  */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
