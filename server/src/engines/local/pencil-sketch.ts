@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { defineEngine } from '../define.js';
 import { warmWithSmallJob } from '../models/warm.js';
-import { decode, encodePng, type RawImage } from '../raster/image.js';
+import { decode, encodePng, lumaAt, type RawImage } from '../raster/image.js';
 
 /**
  * Pencil sketch. Graphite: the grey image colour-dodged with its own blurred inverse (grey * 255 / blur(grey)),
@@ -36,10 +36,7 @@ export async function pencilSketch(photo: RawImage, style: 'graphite' | 'colored
   const grey = Buffer.alloc(n);
   for (let i = 0; i < n; i++) {
     const o = i * c;
-    grey[i] =
-      c >= 3
-        ? Math.round(0.299 * (data[o] as number) + 0.587 * (data[o + 1] as number) + 0.114 * (data[o + 2] as number))
-        : (data[o] as number);
+    grey[i] = c >= 3 ? Math.round(lumaAt(data, o)) : (data[o] as number);
   }
   const sigma = Math.max(1.5, Math.min(w, h) * STROKE_SHARE);
   // A slight pre-blur keeps sensor noise from turning into pencil dots.
