@@ -7,13 +7,37 @@ import ipaddr from 'ipaddr.js';
 /** Why a webhook target is refused (an address that is not public), or undefined when it may be called. */
 export function refusedAddress(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  let ip = ipaddr.parse(address);
-  // ::ffff:127.0.0.1 is 127.0.0.1.
-  if (ip instanceof ipaddr.IPv6 && ip.isIPv4MappedAddress()) ip = ip.toIPv4Address();
+  const ip = ipaddr.parse(address);
+  const inside = ip instanceof ipaddr.IPv6 ? embeddedIPv4(ip) : [];
+  // An IPv6 spelling of IPv4 addresses reaches them: it is judged by them (::7f00:1 is 127.0.0.1).
+  for (const v4 of inside) {
+    const range = v4.range();
+    if (range !== 'unicast') return `${address} is a ${range} address (${v4})`;
+  }
+  if (inside.length > 0) return undefined;
   const range = ip.range();
   // Only global unicast: loopback, private, link-local (169.254.169.254, the cloud metadata address), unique local,
-  // carrier-grade NAT, multicast, reserved and the IPv6 translation ranges that can embed any of them are refused.
+  // carrier-grade NAT, multicast, reserved and the translation ranges with no IPv4 address at a fixed place (the
+  // local-use NAT64 prefix 64:ff9b:1::/48) are refused.
   return range === 'unicast' ? undefined : `${address} is a ${range} address`;
+}
+
+/**
+ * The IPv4 addresses an IPv6 address carries and leads to: IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible
+ * (::a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), the well-known NAT64 prefix (64:ff9b::a.b.c.d), 6to4
+ * (2002:AABB:CCDD::) and Teredo (its server, and its client's address stored inverted).
+ */
+function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4[] {
+  const [p0, p1, p2, p3, p4, p5, p6, p7] = ip.parts as [number, number, number, number, number, number, number, number];
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([(hi >> 8) & 0xff, hi & 0xff, (lo >> 8) & 0xff, lo & 0xff]);
+  const range = ip.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return [v4(p6, p7)];
+  // :: and ::1 are IPv6's own unspecified and loopback addresses (their ranges), not IPv4-compatible ones.
+  if (range === 'unicast' && !(p0 | p1 | p2 | p3 | p4 | p5)) return [v4(p6, p7)];
+  if (p0 === 0x64 && p1 === 0xff9b && !(p2 | p3 | p4 | p5)) return [v4(p6, p7)];
+  if (range === '6to4') return [v4(p1, p2)];
+  if (range === 'teredo') return [v4(p2, p3), v4(~p6, ~p7)];
+  return [];
 }
 
 export class WebhookTargetError extends Error {}

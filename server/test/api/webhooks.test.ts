@@ -171,6 +171,7 @@ describe('webhook targets on private networks (the default)', () => {
     'http://localhost:8080/hook',
     'http://[::1]/hook',
     'http://[::ffff:127.0.0.1]/hook',
+    'http://[::7f00:1]/hook',
     'http://192.168.1.10/hook',
   ]) {
     it(`refuses ${target} at submit with 422`, async () => {
