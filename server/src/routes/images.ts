@@ -2,7 +2,6 @@ import {
   AppError,
   checkOutputSize,
   getOperation,
-  type ImageJob,
   imageJobSchema,
   jobIdParams,
   LIMITS,
@@ -23,6 +22,7 @@ import { encodeOutput } from '../adapters/output-format.js';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
 import { fingerprint, type IdempotencyService } from '../services/idempotency.js';
+import { imageView, isGuestJob } from '../services/job-view.js';
 import type { JobService, JobSource } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { ownerOf } from '../services/sessions.js';
@@ -32,42 +32,6 @@ import { readSubmission } from './submission.js';
 import { submitterOf } from './visitor.js';
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
-
-/** A job made by a guest and not (yet) moved to an account at sign-in. */
-const isGuestJob = (row: ImageRow) => row.ownerUid === null;
-
-/** The API's view of a job (its shape: imageJobSchema in core). */
-export async function imageView(row: ImageRow, jobs: JobService): Promise<ImageJob> {
-  const base = `/api/images/${row.id}`;
-  const purged = row.purgedAt !== null;
-  // A guest's preview has its own address, so that no page keeps showing it once the job is an account's.
-  const suffix = isGuestJob(row) ? `?preview=${LIMITS.guestPreviewMaxSidePx}` : '';
-  const processedUrls = purged ? [] : row.resultKeys.map((_, i) => `${base}/result/${i}${suffix}`);
-  const position = await jobs.queuePosition(row);
-  return {
-    id: row.id,
-    operation: row.operation,
-    status: row.status,
-    originalUrl: row.originalKey && !purged ? `${base}/original` : null,
-    maskUrl: row.maskKey && !purged ? `${base}/mask` : null,
-    secondPhotoUrl: row.file2Key && !purged ? `${base}/original2` : null,
-    processedUrl: processedUrls[0] ?? null,
-    processedUrls,
-    downloadUrls: purged ? [] : row.resultKeys.map((_, i) => `${base}/download/${i}`),
-    parameters: row.parameters,
-    metadata: {
-      ...(row.metadata as ImageJob['metadata']),
-      ...(position !== undefined && { queuePosition: position }),
-      ...(purged && { expired: true }),
-    },
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    completedAt: row.completedAt?.toISOString() ?? null,
-    sourceImageId: row.sourceImageId,
-    sourceIndex: row.sourceIndex,
-    ...(isGuestJob(row) && { preview: true }),
-  };
-}
 
 /** The `source` (a job id) and `sourceIndex` (which of its results, 0 by default) fields of a chained job. */
 function parseSource(id: string | undefined, index: string | undefined): JobSource | undefined {

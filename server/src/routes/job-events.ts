@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { JobChanges } from '../adapters/job-events.js';
 import { owns } from '../repositories/images.js';
+import { imageView } from '../services/job-view.js';
 import type { JobService } from '../services/jobs.js';
 import { ownerOf } from '../services/sessions.js';
-import { imageView } from './images.js';
 
 export interface JobEventRouteDeps {
   jobs: JobService;

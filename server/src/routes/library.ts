@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ImageRow } from '../db/schema.js';
+import { imageView } from '../services/job-view.js';
 import type { JobService } from '../services/jobs.js';
 import type { LibraryService } from '../services/library.js';
 import { ownerOf } from '../services/sessions.js';
-import { imageView } from './images.js';
 import { fileResponse } from './schemas.js';
 
 export interface LibraryRouteDeps {

@@ -10,8 +10,8 @@ import { createEngineRegistry } from '../engines/registry.js';
 import { ApiKeyRepository } from '../repositories/api-keys.js';
 import { ImageRepository } from '../repositories/images.js';
 import { WebhookDeliveryRepository } from '../repositories/webhook-deliveries.js';
-import { imageView } from '../routes/images.js';
 import { describeJob } from '../services/job-hints.js';
+import { imageView } from '../services/job-view.js';
 import { JobService } from '../services/jobs.js';
 import { WebhookService, watchJobsForWebhooks } from '../services/webhooks.js';
 
