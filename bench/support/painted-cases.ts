@@ -58,9 +58,9 @@
  * were looked at, so it counts as seen data too: a further change to the method needs a new held-out set.
  */
 import type { RawImage } from '../../server/src/engines/raster/image.js';
-import { fixturePixels } from '../../server/test/support/engine-ctx.js';
-import { luma, psnr } from '../../server/test/support/metrics.js';
-import { blobMask, textureIn } from './fill-cases.js';
+import { fixturePixels } from '../../test-support/engine-ctx.js';
+import { luma, psnr } from '../../test-support/metrics.js';
+import { blobMask, textureIn } from '../../test-support/fill-cases.js';
 
 export type PaintedKind = 'touch' | 'text' | 'across';
 
