@@ -21,8 +21,8 @@ import path from 'node:path';
 import { getOperation, type OperationId } from '@ai-editor/core';
 import sharp from 'sharp';
 import { freePort } from '../server/src/adapters/firebase-emulator.js';
-import { createEmulatorAccount } from '../server/test/support/emulator-accounts.js';
-import { HEALTH_HEADERS, startServerProcess } from '../server/test/support/server-process.js';
+import { createEmulatorAccount } from '../test-support/emulator-accounts.js';
+import { HEALTH_HEADERS, startServerProcess } from '../test-support/server-process.js';
 import { percentile, pollsDuring } from './support/poll-under-load.js';
 import { signIn } from './support/sign-in.js';
 

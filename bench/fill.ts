@@ -42,8 +42,8 @@ import sharp from 'sharp';
 import engine from '../server/src/engines/local/object-removal.js';
 import { cropRaw, maskBox, padBox } from '../server/src/engines/raster/geometry.js';
 import type { RawImage } from '../server/src/engines/raster/image.js';
-import { fixturePixels, toPng } from '../server/test/support/engine-ctx.js';
-import { blobMask, buildFillCase, engineFill, FILL_CASES, scoreFill, teleaFill } from './support/fill-cases.js';
+import { fixturePixels, toPng } from '../test-support/engine-ctx.js';
+import { blobMask, buildFillCase, engineFill, FILL_CASES, scoreFill, teleaFill } from '../test-support/fill-cases.js';
 import {
   buildPaintedCase,
   PAINTED_SETS,

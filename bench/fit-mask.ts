@@ -14,7 +14,7 @@ import { dilate } from '../server/src/engines/raster/morphology.js';
 import { grabCutLabels } from '../server/src/engines/select/grabcut.js';
 import { fitBand, refineMask } from '../server/src/engines/select/refine-mask.js';
 import { growSelection } from '../server/src/engines/select/select-object.js';
-import { coverage, selectionCases } from './support/selection-cases.js';
+import { coverage, selectionCases } from '../test-support/selection-cases.js';
 
 type Box = NonNullable<ReturnType<typeof maskBox>>;
 

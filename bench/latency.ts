@@ -18,7 +18,7 @@ import { chromium } from 'playwright-core';
 import { LIMITS, OPERATIONS } from '../core/src/index.js';
 import { chromiumLaunchOptions } from '../e2e/chromium.js';
 import { startServer } from '../e2e/server.js';
-import { openEventStream } from '../server/test/support/sse.js';
+import { openEventStream } from '../test-support/sse.js';
 import { percentile, pollsDuring } from './support/poll-under-load.js';
 import { signIn } from './support/sign-in.js';
 

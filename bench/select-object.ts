@@ -33,7 +33,7 @@ import {
   preparedCrops,
   selectObject,
 } from '../server/src/engines/select/select-object.js';
-import { coverage, iou, type SelectionCase, selectionCases } from './support/selection-cases.js';
+import { coverage, iou, type SelectionCase, selectionCases } from '../test-support/selection-cases.js';
 
 setModelCacheDir(path.resolve(process.env.MODEL_CACHE_DIR ?? path.join(import.meta.dirname, '../data/models')));
 const threads = loadConfig().inferenceThreads;

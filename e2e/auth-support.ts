@@ -9,7 +9,7 @@ import type { ClientConfig } from '@ai-editor/core';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { type BrowserContext, expect, type Page } from '@playwright/test';
-import { createEmulatorAccount, createGoogleAccount, emulatorAnswers } from '../server/test/support/emulator-accounts';
+import { createEmulatorAccount, createGoogleAccount, emulatorAnswers } from '../test-support/emulator-accounts';
 
 const GAPI_STAND_IN = fs.readFileSync(new URL('./gapi-stand-in.js', import.meta.url), 'utf8');
 

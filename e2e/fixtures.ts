@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import type { ClientConfig } from '@ai-editor/core';
 import { test as base, expect, type Page } from '@playwright/test';
-import { emulatorAnswers } from '../server/test/support/emulator-accounts';
+import { emulatorAnswers } from '../test-support/emulator-accounts';
 import { type RunningServer, startServer } from './server';
 
 export * from '@playwright/test';

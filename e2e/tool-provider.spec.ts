@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { ClientConfig } from '@ai-editor/core';
 import sharp from 'sharp';
 import { type Standin, startStandin } from '../server/test/replicate/standin';
-import { emulatorAnswers } from '../server/test/support/emulator-accounts';
+import { emulatorAnswers } from '../test-support/emulator-accounts';
 import { test as base, expect, freePortPair } from './fixtures';
 import { type RunningServer, startServer } from './server';
 import { allowUse, expectResult, fixture, skipTutorials } from './tool-support';

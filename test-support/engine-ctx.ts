@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { RawImage } from '../../src/engines/raster/image.js';
-import type { EngineContext, Progress } from '../../src/engines/types.js';
+import type { RawImage } from '../server/src/engines/raster/image.js';
+import type { EngineContext, Progress } from '../server/src/engines/types.js';
 
-export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');
+export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
 
 export function fixtureBytes(name: string): Buffer {
   return fs.readFileSync(path.join(FIXTURES, name));

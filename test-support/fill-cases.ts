@@ -6,12 +6,12 @@
  * never change with the algorithm they measure.
  */
 
-import { loadOpenCv, withMats } from '../../server/src/engines/models/opencv.js';
-import type { RawImage } from '../../server/src/engines/raster/image.js';
-import { dilateMask } from '../../server/src/engines/raster/morphology.js';
-import type { Engine } from '../../server/src/engines/types.js';
-import { fixturePixels, fromPng, recordingContext, toPng } from '../../server/test/support/engine-ctx.js';
-import { gradientMagnitude, luma, psnr } from '../../server/test/support/metrics.js';
+import { loadOpenCv, withMats } from '../server/src/engines/models/opencv.js';
+import type { RawImage } from '../server/src/engines/raster/image.js';
+import { dilateMask } from '../server/src/engines/raster/morphology.js';
+import type { Engine } from '../server/src/engines/types.js';
+import { fixturePixels, fromPng, recordingContext, toPng } from './engine-ctx.js';
+import { gradientMagnitude, luma, psnr } from './metrics.js';
 
 export interface FillCaseSpec {
   name: string;

@@ -1,6 +1,6 @@
 /** Image quality measures shared by the engine tests. All work on 8-bit interleaved pixels. */
-import type { RawImage } from '../../src/engines/raster/image.js';
-import { seededRandom } from '../../src/engines/raster/random.js';
+import type { RawImage } from '../server/src/engines/raster/image.js';
+import { seededRandom } from '../server/src/engines/raster/random.js';
 
 /** Rec. 601 luma, one float per pixel (a single-channel image is returned as floats). */
 export function luma(img: RawImage): Float32Array {

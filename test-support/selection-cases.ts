@@ -7,7 +7,7 @@ import sharp from 'sharp';
  * objects in their own photos. The click is the truth's pixel nearest its centroid; the box is its bounding box
  * widened by 5 %.
  */
-const fixtures = path.resolve(import.meta.dirname, '../../fixtures');
+const fixtures = path.resolve(import.meta.dirname, '../fixtures');
 
 export interface SelectionCase {
   name: string;

@@ -5,9 +5,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from '../../src/adapters/firebase-emulator.js';
+import { freePort } from '../server/src/adapters/firebase-emulator.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
+const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** Test servers show /api/health's details (engine host PIDs, memory, free bytes) to requests with these headers. */
 export const HEALTH_DETAILS_TOKEN = 'test-health-details';

@@ -1,4 +1,4 @@
-import { createEmulatorAccount, emulatorAnswers } from '../../server/test/support/emulator-accounts.js';
+import { createEmulatorAccount, emulatorAnswers } from '../../test-support/emulator-accounts.js';
 
 /**
  * Signs a new user in on the server at `base` through the Auth emulator it runs beside it (tools other than face

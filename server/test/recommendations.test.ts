@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fixtureBytes, fixturePixels, toPng } from '../../test-support/engine-ctx.js';
+import { addGaussianNoise } from '../../test-support/metrics.js';
 import { analysePhoto } from '../src/engines/analysis/photo-analysis.js';
 import { detectFaces, releaseFaces } from '../src/engines/models/faces.js';
 import { recommend, recommendationsFor } from '../src/services/recommendations.js';
-import { fixtureBytes, fixturePixels, toPng } from './support/engine-ctx.js';
-import { addGaussianNoise } from './support/metrics.js';
 
 const ids = async (bytes: Buffer) => (await recommendationsFor(bytes)).map((r) => r.operationId);
 

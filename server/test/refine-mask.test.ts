@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coverage, type SelectionCase, selectionCases } from '../../bench/support/selection-cases.js';
+import { coverage, type SelectionCase, selectionCases } from '../../test-support/selection-cases.js';
 import { maskBox } from '../src/engines/raster/geometry.js';
 import { dilate } from '../src/engines/raster/morphology.js';
 import { fitBand } from '../src/engines/select/refine-mask.js';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coverage, iou, type SelectionCase, selectionCases } from '../../bench/support/selection-cases.js';
+import { coverage, iou, type SelectionCase, selectionCases } from '../../test-support/selection-cases.js';
 import { growSelection } from '../src/engines/select/select-object.js';
 import { signedInVisitor } from './support/auth.js';
 import { blob, fixture, startTestServer, type TestServer, testEngine, type Visitor } from './support/server.js';

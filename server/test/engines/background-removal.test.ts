@@ -3,8 +3,8 @@
  * the background that was removed cannot be read back out of the file (its fully transparent pixels hold black).
  */
 import { describe, expect, it } from 'vitest';
+import { fixturePixels, fromPng, recordingContext, toPng } from '../../../test-support/engine-ctx.js';
 import engine from '../../src/engines/local/background-removal.js';
-import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
 
 describe('background removal, transparent cut-out', () => {
   it('keeps the subject’s colours and stores nothing of the removed background', async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { fixturePixels, fromPng, recordingContext, toPng } from '../../../test-support/engine-ctx.js';
+import { gaussianBlur, luma, ssim } from '../../../test-support/metrics.js';
 import engine, { INK } from '../../src/engines/local/cartoonization.js';
 import { cropRaw } from '../../src/engines/raster/geometry.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
-import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
 import { edgeAndFlat, meanWhere, topColourShare } from '../support/image-stats.js';
-import { gaussianBlur, luma, ssim } from '../support/metrics.js';
 
 async function cartoonize(photo: RawImage) {
   const { ctx, progress } = recordingContext();

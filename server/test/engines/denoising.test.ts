@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { fixturePixels, fromPng, recordingContext, toPng } from '../../../test-support/engine-ctx.js';
+import { addGaussianNoise, gradientMagnitude, luma, psnr } from '../../../test-support/metrics.js';
 import engine from '../../src/engines/local/denoising.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
 import { denoise as denoiseRaw } from '../../src/engines/restore/denoise.js';
-import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
-import { addGaussianNoise, gradientMagnitude, luma, psnr } from '../support/metrics.js';
 
 async function denoise(noisy: RawImage, strength: number) {
   const { ctx, progress } = recordingContext();

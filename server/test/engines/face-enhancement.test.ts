@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureBytes, fixturePixels, fromPng, recordingContext, toPng } from '../../../test-support/engine-ctx.js';
+import { luma, ssim } from '../../../test-support/metrics.js';
 import engine from '../../src/engines/local/face-enhancement.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
 import { NO_FACE_NOTE } from '../../src/engines/restore/face-enhance.js';
 import type { Progress } from '../../src/engines/types.js';
-import { fixtureBytes, fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
-import { luma, ssim } from '../support/metrics.js';
 
 interface Box {
   x: number;

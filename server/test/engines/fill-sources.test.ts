@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { luma } from '../../../test-support/metrics.js';
 import { inpaint } from '../../src/engines/fill/inpaint.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
 import { seededRandom } from '../../src/engines/raster/random.js';
-import { luma } from '../support/metrics.js';
 
 const W = 200;
 const H = 160;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { engineFill } from '../../../bench/support/fill-cases.js';
+import { fixturePixels } from '../../../test-support/engine-ctx.js';
+import { engineFill } from '../../../test-support/fill-cases.js';
 import { haloGrowth } from '../../src/engines/fill/halo-growth.js';
 import { thinParts } from '../../src/engines/fill/thin-parts.js';
 import engine from '../../src/engines/local/object-removal.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
 import { dilate } from '../../src/engines/raster/morphology.js';
-import { fixturePixels } from '../support/engine-ctx.js';
 
 /**
  * A date-like mark on the wooden table in the photo's lower right corner: a dark bar 5 px high (rows 341-345), its

@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { fixturePixels, fromPng, recordingContext, toPng } from '../../../test-support/engine-ctx.js';
+import { luma, psnr } from '../../../test-support/metrics.js';
 import engine, { hdrEnhance } from '../../src/engines/local/hdr-enhancement.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
 import { seededRandom } from '../../src/engines/raster/random.js';
-import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
 import { hueAt, meanWhere } from '../support/image-stats.js';
-import { luma, psnr } from '../support/metrics.js';
 
 /** Underexposure as the issue defines it: 0.3 * x^1.8 per channel (x in 0..1): two stops down, shadows crushed. */
 function darken(img: RawImage): RawImage {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { engineFill, lineKept, namedFillCase, scoreFill, teleaFill } from '../../../bench/support/fill-cases.js';
+import { engineFill, lineKept, namedFillCase, scoreFill, teleaFill } from '../../../test-support/fill-cases.js';
 import engine from '../../src/engines/local/image-inpainting.js';
 
 /** Luma above which a pixel of the rocket-mast case belongs to the mast (the evening sky stays far below). */

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { iou } from '../../../bench/support/selection-cases.js';
+import { FIXTURES, fixtureBytes, fixturePixels, fromPng, recordingContext } from '../../../test-support/engine-ctx.js';
+import { luma } from '../../../test-support/metrics.js';
+import { iou } from '../../../test-support/selection-cases.js';
 import engine from '../../src/engines/local/image-segmentation.js';
-import { FIXTURES, fixtureBytes, fixturePixels, fromPng, recordingContext } from '../support/engine-ctx.js';
-import { luma } from '../support/metrics.js';
 
 /** Hand-traced ground truth (fixtures/masks/, see fixtures/README.md), one channel, 255 = subject. */
 async function groundTruth(name: string): Promise<Buffer> {

@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
+import { fixturePixels } from '../../../test-support/engine-ctx.js';
 import { isnetFp32, isnetModelPath, shippedIsnet } from '../../src/engines/models/isnet.js';
 import { withDynamicSize, withMaskOnly } from '../../src/engines/models/isnet-graph.js';
 import { modelCacheDir, setModelCacheDir } from '../../src/engines/models/model-cache.js';
-import { fixturePixels } from '../support/engine-ctx.js';
 
 const options = { graphOptimizationLevel: 'all', enableCpuMemArena: false, intraOpNumThreads: 2 } as const;
 

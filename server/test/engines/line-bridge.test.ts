@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { engineFill } from '../../../bench/support/fill-cases.js';
 import { namedPaintedCase, scorePainted } from '../../../bench/support/painted-cases.js';
+import { engineFill } from '../../../test-support/fill-cases.js';
 import { bridgeLines } from '../../src/engines/fill/line-bridge.js';
 import engine from '../../src/engines/local/object-removal.js';
 import type { RawImage } from '../../src/engines/raster/image.js';

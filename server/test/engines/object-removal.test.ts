@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { namedPaintedCase, scorePainted } from '../../../bench/support/painted-cases.js';
+import { fixturePixels, fromPng, recordingContext, toPng } from '../../../test-support/engine-ctx.js';
 import {
   engineFill,
   lineKept,
@@ -6,14 +8,12 @@ import {
   scoreFill,
   teleaFill,
   textureIn,
-} from '../../../bench/support/fill-cases.js';
-import { namedPaintedCase, scorePainted } from '../../../bench/support/painted-cases.js';
+} from '../../../test-support/fill-cases.js';
 import inpaintingEngine from '../../src/engines/local/image-inpainting.js';
 import engine from '../../src/engines/local/object-removal.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
 import { dilateMask } from '../../src/engines/raster/morphology.js';
 import type { Engine } from '../../src/engines/types.js';
-import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
 
 /** An ellipse mask (255 inside). */
 function ellipse(w: number, h: number, cx: number, cy: number, rx: number, ry: number): RawImage {

@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { fixturePixels, fromPng, recordingContext, toPng } from '../../../test-support/engine-ctx.js';
+import { gradientMagnitude, luma } from '../../../test-support/metrics.js';
 import engine from '../../src/engines/local/pencil-sketch.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
-import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
 import { edgeAndFlat, hueAt, meanWhere, median } from '../support/image-stats.js';
-import { gradientMagnitude, luma } from '../support/metrics.js';
 
 async function sketch(photo: RawImage, style: string) {
   const { ctx, progress } = recordingContext();

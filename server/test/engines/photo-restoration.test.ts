@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fixturePixels, recordingContext, toPng } from '../../../test-support/engine-ctx.js';
+import { luma, psnr, ssim } from '../../../test-support/metrics.js';
 import engine from '../../src/engines/local/photo-restoration.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
-import { fixturePixels, recordingContext, toPng } from '../support/engine-ctx.js';
-import { luma, psnr, ssim } from '../support/metrics.js';
 import { damagePhoto } from './old-photo-damage.js';
 
 async function restore(damaged: RawImage, params: Record<string, number | boolean> = {}, mask?: Buffer) {

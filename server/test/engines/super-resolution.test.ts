@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fixturePixels, fromPng, recordingContext, toPng } from '../../../test-support/engine-ctx.js';
+import { luma, meanGradient, psnr } from '../../../test-support/metrics.js';
 import engine from '../../src/engines/local/super-resolution.js';
 import { esrganUpscale, TILE_OVERLAP, TILE_SIZE } from '../../src/engines/models/esrgan.js';
 import { esrganFp32Model, halfScaleHead } from '../../src/engines/models/esrgan-convert.js';
 import { lookupPrelus, quantizeConvs } from '../../src/engines/models/quantize.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
 import { planTiles } from '../../src/engines/raster/tiles.js';
-import { fixturePixels, fromPng, recordingContext, toPng } from '../support/engine-ctx.js';
-import { luma, meanGradient, psnr } from '../support/metrics.js';
 
 async function resize(img: RawImage, width: number, height: number): Promise<RawImage> {
   const png = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })

@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createEmulatorAccount } from '../../../test-support/emulator-accounts.js';
+import { HEALTH_DETAILS_TOKEN } from '../../../test-support/server-process.js';
 import { freePort, startAuthEmulator } from '../../src/adapters/firebase-emulator.js';
 import { authTestEnv, emulatorReady, signIn } from '../support/auth.js';
-import { createEmulatorAccount } from '../support/emulator-accounts.js';
 import { closedPort } from '../support/ports.js';
 import { fixture, visitor } from '../support/server.js';
-import { HEALTH_DETAILS_TOKEN } from '../support/server-process.js';
 
 /**
  * The server as its own process, started and stopped as systemd or a container runtime would: SIGTERM to its whole

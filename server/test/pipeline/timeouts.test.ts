@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEALTH_HEADERS, type ServerProcess, startServerProcess } from '../../../test-support/server-process.js';
 import { esrganModelPath } from '../../src/engines/models/esrgan-model.js';
 import { authTestEnv, emulatorReady, signIn } from '../support/auth.js';
 import { blob, fixture, type Visitor, visitor } from '../support/server.js';
-import { HEALTH_HEADERS, type ServerProcess, startServerProcess } from '../support/server-process.js';
 
 describe('timeouts in onnxruntime, against the server process', () => {
   let server: ServerProcess;

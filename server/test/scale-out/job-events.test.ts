@@ -7,10 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEventStream } from '../../../test-support/sse.js';
 import { QUEUE_NAME } from '../../src/adapters/bullmq-queue.js';
 import { type App, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { openEventStream } from '../support/sse.js';
 import {
   createTestDatabase,
   redisUrl,

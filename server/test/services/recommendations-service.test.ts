@@ -5,13 +5,13 @@
 import { AppError, type OperationId } from '@ai-editor/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
+import { fixtureBytes } from '../../../test-support/engine-ctx.js';
 import type { EnginePool } from '../../src/adapters/engine-pool.js';
 import type { Storage } from '../../src/adapters/storage.js';
 import type { ImageRow } from '../../src/db/schema.js';
 import { analysePhoto } from '../../src/engines/analysis/photo-analysis.js';
 import type { JobService } from '../../src/services/jobs.js';
 import { RecommendationService, recommendationsFor } from '../../src/services/recommendations.js';
-import { fixtureBytes } from '../support/engine-ctx.js';
 import { codeOf } from '../support/refusals.js';
 
 const owner = { sessionId: 'session-a' };

@@ -5,7 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { createEmulatorAccount, createGoogleAccount, emulatorAnswers } from './emulator-accounts.js';
+import {
+  createEmulatorAccount,
+  createGoogleAccount,
+  emulatorAnswers,
+} from '../../../test-support/emulator-accounts.js';
 import type { TestServer, Visitor } from './server.js';
 
 export interface TestUser {

@@ -1,6 +1,7 @@
 /** Small per-pixel statistics used by the stylisation tests (sketch, cartoon). */
+
+import { gradientMagnitude, luma } from '../../../test-support/metrics.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
-import { gradientMagnitude, luma } from './metrics.js';
 
 /** Pixel indices of the strongest tenth of the photo's gradients, and of its smoothest half. */
 export function edgeAndFlat(photo: RawImage): { edges: Uint8Array; flat: Uint8Array } {

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { OperationId } from '@ai-editor/core';
+import { HEALTH_DETAILS_TOKEN } from '../../../test-support/server-process.js';
 import { type App, type AppOptions, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { authTestEnv, emulatorReady } from './auth.js';
-import { HEALTH_DETAILS_TOKEN } from './server-process.js';
 
-export { HEALTH_HEADERS } from './server-process.js';
+export { HEALTH_HEADERS } from '../../../test-support/server-process.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../../../fixtures');
 export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEventStream } from '../../../test-support/sse.js';
 import { blob, fixture, startTestServer, type TestServer, testEngine, type Visitor } from '../support/server.js';
-import { openEventStream } from '../support/sse.js';
 
 /** GET /api/images/:id/events: a job's changes pushed as Server-Sent Events (embedded mode). */
 let server: TestServer;
