@@ -1,10 +1,10 @@
 /**
- * Fill quality benchmark (issue 14). Runs every case of bench/support/fill-cases.ts (objects pasted onto fixture
+ * Fill quality benchmark (issue 14). Runs every case of test-support/fill-cases.ts (objects pasted onto fixture
  * photos, truth known) through our object-removal engine, G'MIC's inpaint_matchpatch (only when `gmic` is on the
  * PATH; nothing is installed) and OpenCV's cv.inpaint (Telea), and prints per case and the mean: PSNR inside the
  * hole, texture ratio (mean Sobel gradient magnitude of the luma inside the hole, fill over truth) and time. Then
  * the engine's warm time at 1024x1024 with 5 % and 20 % masks.
- * Then the painted-mask cases (bench/support/painted-cases.ts), the tuning set, the first held-out set (now seen
+ * Then the painted-mask cases (bench/fill/painted-cases.ts), the tuning set, the first held-out set (now seen
  * data), the second held-out set (held-out-2, run against three method changes: now seen data too), the third
  * (held-out-3, since looked at: seen data as well), the fourth (held-out-4, since looked at: seen data too), the
  * fifth (held-out-5, fills and figures since looked at: seen data too), the sixth (held-out-6, fills and figures since
@@ -44,13 +44,8 @@ import { cropRaw, maskBox, padBox } from '../server/src/engines/raster/geometry.
 import type { RawImage } from '../server/src/engines/raster/image.js';
 import { fixturePixels, toPng } from '../test-support/engine-ctx.js';
 import { blobMask, buildFillCase, engineFill, FILL_CASES, scoreFill, teleaFill } from '../test-support/fill-cases.js';
-import {
-  buildPaintedCase,
-  PAINTED_SETS,
-  type PaintedCaseSpec,
-  paintedSetBase,
-  scorePainted,
-} from './support/painted-cases.js';
+import { type PaintedCaseSpec, scorePainted } from '../test-support/painted-cases.js';
+import { buildPaintedCase, PAINTED_SETS, paintedSetBase } from './fill/painted-cases.js';
 
 const outDir = process.env.BENCH_FILL_OUT;
 const only = process.env.BENCH_FILL_ONLY?.split(',');
@@ -252,7 +247,7 @@ interface PaintedRow {
 }
 
 /**
- * One set of painted-mask cases (bench/support/painted-cases.ts): per case and method, PSNR in the mask, texture
+ * One set of painted-mask cases (bench/fill/painted-cases.ts): per case and method, PSNR in the mask, texture
  * ratio and the share of mask pixels whose luma is over 80 levels from the truth (a pasted foreign object), then
  * the means, and how ours stands against G'MIC: the mean difference, the worst case, the foreign-pixel margin.
  */

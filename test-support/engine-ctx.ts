@@ -13,8 +13,13 @@ export function fixtureBytes(name: string): Buffer {
 }
 
 /** A fixture as 8-bit RGB pixels, optionally resized (exactly) to width x height. */
-export async function fixturePixels(name: string, size?: { width: number; height: number }): Promise<RawImage> {
-  let p = sharp(fixtureBytes(name)).removeAlpha().toColourspace('srgb');
+export function fixturePixels(name: string, size?: { width: number; height: number }): Promise<RawImage> {
+  return filePixels(path.join(FIXTURES, name), size);
+}
+
+/** A photo file as 8-bit RGB pixels, optionally resized (exactly) to width x height. */
+export async function filePixels(file: string, size?: { width: number; height: number }): Promise<RawImage> {
+  let p = sharp(fs.readFileSync(file)).removeAlpha().toColourspace('srgb');
   if (size) p = p.resize(size.width, size.height, { fit: 'fill' });
   const { data, info } = await p.raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: info.channels as RawImage['channels'] };

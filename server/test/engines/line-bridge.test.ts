@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { namedPaintedCase, scorePainted } from '../../../bench/support/painted-cases.js';
 import { engineFill } from '../../../test-support/fill-cases.js';
+import { scorePainted } from '../../../test-support/painted-cases.js';
 import { bridgeLines } from '../../src/engines/fill/line-bridge.js';
 import engine from '../../src/engines/local/object-removal.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
 import { seededRandom } from '../../src/engines/raster/random.js';
+import { paintedCase } from '../support/painted-cases.js';
 
 const [W, H] = [96, 96];
 const HOLE = { x: 48, y: 48, r: 12 };
@@ -81,7 +82,7 @@ describe('bridgeLines', () => {
   });
 
   it('carries a rail across a painted blob in object removal (seen case storm-rail: 30.7 dB in the mask before)', async () => {
-    const c = await namedPaintedCase('storm-rail');
+    const c = await paintedCase('storm-rail');
     const score = scorePainted(c, await engineFill(engine, c.truth, c.hole));
     expect(score.db).toBeGreaterThan(36);
     expect(score.foreign).toBe(0);

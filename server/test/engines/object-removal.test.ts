@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { namedPaintedCase, scorePainted } from '../../../bench/support/painted-cases.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../../../test-support/engine-ctx.js';
 import {
   engineFill,
@@ -9,11 +8,13 @@ import {
   teleaFill,
   textureIn,
 } from '../../../test-support/fill-cases.js';
+import { scorePainted } from '../../../test-support/painted-cases.js';
 import inpaintingEngine from '../../src/engines/local/image-inpainting.js';
 import engine from '../../src/engines/local/object-removal.js';
 import type { RawImage } from '../../src/engines/raster/image.js';
 import { dilateMask } from '../../src/engines/raster/morphology.js';
 import type { Engine } from '../../src/engines/types.js';
+import { paintedCase } from '../support/painted-cases.js';
 
 /** An ellipse mask (255 inside). */
 function ellipse(w: number, h: number, cx: number, cy: number, rx: number, ry: number): RawImage {
@@ -158,11 +159,11 @@ describe('object removal continues structure across the hole (bench/fill.ts case
   });
 
   it('leaves a row of posts and a row of coins out of the open ground the brush painted beside them', async () => {
-    // Painted masks on the bench's photos (bench/support/painted-cases.ts): lake water touching the first of a row of
+    // Painted masks on the bench's photos (bench/fill/painted-cases.ts): lake water touching the first of a row of
     // mooring posts, dark background touching a coin in a row. Copied patch by patch at full size, the patch fill
     // continued the row into the hole (3.1 % and 2.1 % of it over 80 levels off, 19.3 and 20.9 dB).
     for (const name of ['boats-post', 'coins-row']) {
-      const c = await namedPaintedCase(name);
+      const c = await paintedCase(name);
       const score = scorePainted(c, await engineFill(engine, c.truth, c.hole));
       console.log(name, score);
       expect(score.foreign).toBeLessThan(0.005);
@@ -177,7 +178,7 @@ describe('object removal continues structure across the hole (bench/fill.ts case
       ['poplars-tree', 32],
       ['bridge-shore', 25],
     ] as const) {
-      const c = await namedPaintedCase(name);
+      const c = await paintedCase(name);
       const score = scorePainted(c, await engineFill(engine, c.truth, c.hole));
       console.log(name, score);
       expect(score.db).toBeGreaterThan(db);
@@ -188,7 +189,7 @@ describe('object removal continues structure across the hole (bench/fill.ts case
   it("ends a silhouette where the hole ends it: no dark column drawn up from a man's head into lit water", async () => {
     // The mask covers the top of a head and the water above it. The ordered fill carried the head's sides straight up
     // through the hole (16.5 dB, G'MIC 21.9); the free fill, which matches patches over the whole photo, outvotes it.
-    const c = await namedPaintedCase('aquarium-head');
+    const c = await paintedCase('aquarium-head');
     const score = scorePainted(c, await engineFill(engine, c.truth, c.hole));
     console.log('aquarium-head', score);
     expect(score.db).toBeGreaterThan(19);
@@ -209,7 +210,7 @@ describe('object removal continues structure across the hole (bench/fill.ts case
   it('fills a painted date as grainy as the ground around it, not as a smooth trace of the digits', async () => {
     // Dates were the smoothest fills: with the strokes' detail grown back at 0.75 this one kept 0.84 of the truth's
     // grain (43.7 dB); at 1.0, 0.92 (43.4 dB; G'MIC 42.0 dB, 0.78) (docs/fill.md).
-    const c = await namedPaintedCase('blossom-date');
+    const c = await paintedCase('blossom-date');
     const score = scorePainted(c, await engineFill(engine, c.truth, c.hole));
     console.log('blossom-date', score);
     expect(score.texture).toBeGreaterThan(0.88);
@@ -227,7 +228,7 @@ describe('what lies under the mask', () => {
       ['camera-date', 40, 1],
       ['camera-head', 20, 3],
     ] as const) {
-      const c = await namedPaintedCase(name);
+      const c = await paintedCase(name);
       const object = dilateMask(c.hole, growth);
       const under = async (level: number) => {
         const data = Buffer.from(c.truth.data);

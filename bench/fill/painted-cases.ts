@@ -57,36 +57,12 @@
  * G'MIC, Telea or MI-GAN) was run on it, but it has since judged the dates' grain change and its three worst cases
  * were looked at, so it counts as seen data too: a further change to the method needs a new held-out set.
  */
-import type { RawImage } from '../../server/src/engines/raster/image.js';
-import { fixturePixels } from '../../test-support/engine-ctx.js';
-import { blobMask, textureIn } from '../../test-support/fill-cases.js';
-import { luma, psnr } from '../../test-support/metrics.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { filePixels, fixturePixels } from '../../test-support/engine-ctx.js';
+import { type PaintedCase, type PaintedCaseSpec, paintCase } from '../../test-support/painted-cases.js';
 
-export type PaintedKind = 'touch' | 'text' | 'across';
-
-/** A brush stroke: a polyline painted with a round brush of radius `r`. */
-interface Stroke {
-  r: number;
-  pts: [number, number][];
-}
-
-export interface PaintedCaseSpec {
-  name: string;
-  kind: PaintedKind;
-  /** What the mask covers and what it touches, in words. */
-  ground: string;
-  photo: string;
-  /** Irregular blobs (as fill-cases.ts), brush strokes and text (digits, height `size`, brush radius `r`). */
-  blobs?: { cx: number; cy: number; rx: number; ry: number }[];
-  strokes?: Stroke[];
-  text?: { s: string; x: number; y: number; size: number; r: number };
-}
-
-export interface PaintedCase extends PaintedCaseSpec {
-  truth: RawImage;
-  /** 255 where painted. */
-  hole: RawImage;
-}
+const PHOTOS = path.join(import.meta.dirname, 'photos');
 
 /** Tuning set: painted masks on the photos the disc cases use. The fill may be tuned on these. */
 export const TUNING_CASES: PaintedCaseSpec[] = [
@@ -2597,82 +2573,6 @@ export const HELD_OUT_19_CASES: PaintedCaseSpec[] = [
   },
 ];
 
-/** Digits as polylines in a unit box (x right, y down), the way a date stamp is drawn. */
-const GLYPHS: Record<string, [number, number][][]> = {
-  '0': [
-    [
-      [0, 0],
-      [1, 0],
-      [1, 1],
-      [0, 1],
-      [0, 0],
-    ],
-  ],
-  '1': [
-    [
-      [0.3, 0.2],
-      [0.6, 0],
-      [0.6, 1],
-    ],
-  ],
-  '2': [
-    [
-      [0, 0],
-      [1, 0],
-      [1, 0.5],
-      [0, 0.5],
-      [0, 1],
-      [1, 1],
-    ],
-  ],
-  '9': [
-    [
-      [1, 0.5],
-      [0, 0.5],
-      [0, 0],
-      [1, 0],
-      [1, 1],
-      [0, 1],
-    ],
-  ],
-};
-
-function textStrokes(t: NonNullable<PaintedCaseSpec['text']>): Stroke[] {
-  const cw = 0.6 * t.size;
-  const out: Stroke[] = [];
-  [...t.s].forEach((ch, k) => {
-    for (const line of GLYPHS[ch] ?? []) {
-      out.push({ r: t.r, pts: line.map(([u, v]) => [t.x + k * (cw + 0.4 * t.size) + u * cw, t.y + v * t.size]) });
-    }
-  });
-  return out;
-}
-
-function paintStroke(data: Buffer, w: number, h: number, s: Stroke): void {
-  for (let k = 0; k + 1 < s.pts.length || k === 0; k++) {
-    const [ax, ay] = s.pts[k] as [number, number];
-    const [bx, by] = (s.pts[k + 1] ?? s.pts[k]) as [number, number];
-    const dx = bx - ax;
-    const dy = by - ay;
-    const len2 = dx * dx + dy * dy || 1;
-    for (
-      let y = Math.max(0, Math.floor(Math.min(ay, by) - s.r));
-      y <= Math.min(h - 1, Math.ceil(Math.max(ay, by) + s.r));
-      y++
-    ) {
-      for (
-        let x = Math.max(0, Math.floor(Math.min(ax, bx) - s.r));
-        x <= Math.min(w - 1, Math.ceil(Math.max(ax, bx) + s.r));
-        x++
-      ) {
-        const t = Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len2));
-        if ((x - ax - t * dx) ** 2 + (y - ay - t * dy) ** 2 <= s.r * s.r) data[y * w + x] = 255;
-      }
-    }
-    if (s.pts.length < 2) break;
-  }
-}
-
 /**
  * Every painted set by its bench name, in the order the bench numbers their cases: a case's number seeds its blobs'
  * shapes, so it stays the same whichever sets a run asks for.
@@ -2711,49 +2611,10 @@ export function paintedSetBase(label: string): number {
 }
 
 /**
- * A case of a seen set, built, for the tests: held-out-19, the set that judges the next change, is left out. A new
- * held-out set stays out of reach here until it has judged a change, so that no test can name a case of the set that
- * judges the next one.
+ * A case built: its photo is the bench's own (photos/, credited in CREDITS.md) or, for the few photos the product's
+ * tests also paint, the shared one in fixtures/.
  */
-export function namedPaintedCase(name: string): Promise<PaintedCase> {
-  for (const [label, specs] of PAINTED_SETS.filter(([l]) => l !== 'held-out-19')) {
-    const i = specs.findIndex((c) => c.name === name);
-    if (i >= 0) return buildPaintedCase(specs[i] as PaintedCaseSpec, paintedSetBase(label) + i);
-  }
-  throw new Error(`No seen painted case ${name}`);
-}
-
 export async function buildPaintedCase(spec: PaintedCaseSpec, index: number): Promise<PaintedCase> {
-  const truth = await fixturePixels(spec.photo);
-  const { width: w, height: h } = truth;
-  const data = Buffer.alloc(w * h);
-  for (const [k, b] of (spec.blobs ?? []).entries()) {
-    const blob = blobMask(w, h, b, index + 1 + k);
-    for (let i = 0; i < data.length; i++) if (blob.data[i]) data[i] = 255;
-  }
-  for (const s of [...(spec.strokes ?? []), ...(spec.text ? textStrokes(spec.text) : [])]) paintStroke(data, w, h, s);
-  return { ...spec, truth, hole: { data, width: w, height: h, channels: 1 } };
-}
-
-/** Share of mask pixels whose luma is more than 80 levels from the truth's: something foreign pasted in. */
-export function foreignShare(truth: RawImage, fill: RawImage, hole: RawImage): number {
-  const a = luma(truth);
-  const b = luma(fill);
-  let n = 0;
-  let far = 0;
-  for (let i = 0; i < a.length; i++) {
-    if (!hole.data[i]) continue;
-    n++;
-    if (Math.abs((a[i] as number) - (b[i] as number)) > 80) far++;
-  }
-  return far / n;
-}
-
-/** PSNR in the mask, texture ratio (fill over truth) and the foreign share of a fill. */
-export function scorePainted(c: { truth: RawImage; hole: RawImage }, fill: RawImage) {
-  return {
-    db: psnr(fill.data, c.truth.data, 3, c.hole.data),
-    texture: textureIn(fill, c.hole) / textureIn(c.truth, c.hole),
-    foreign: foreignShare(c.truth, fill, c.hole),
-  };
+  const own = path.join(PHOTOS, spec.photo);
+  return paintCase(spec, index, await (fs.existsSync(own) ? filePixels(own) : fixturePixels(spec.photo)));
 }
