@@ -1,0 +1,216 @@
+/**
+ * Quality bench (issue 45): for each local tool, figures a user would notice, on photos held out from tuning, each
+ * against its target. One section per tool; each prints its own table and a "targets met" line.
+ * - restoration: clean grey photos given scratches and dust specks (bench/support/quality-cases.ts): the share of
+ *   damaged pixels brought back within 25 levels of the clean photo (target >= 85%), the PSNR of the undamaged rest
+ *   (>= 32 dB);
+ * - hdr: underexposed photos against the photo before darkening (brightness ratio 0.8-1.25, PSNR >= 18 dB), low-key
+ *   photos not blown up (brightness ratio <= 1.25), well-exposed and backlit photos left close to themselves (PSNR
+ *   >= 30 dB, brightness ratio 0.95-1.1).
+ * Engines run at their default settings, in this process.
+ * Run: npm run bench:quality
+ *   QUALITY_ONLY=restoration,hdr   sections to run (default all)
+ *   QUALITY_SET=tuning             the tuning cases instead of the held-out ones
+ *   QUALITY_OUT=dir                writes each case's input and result as PNG, to look at
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { defaultParams, getOperation, type OperationId, type Params } from '@ai-editor/core';
+import sharp from 'sharp';
+import { loadLocalEngine } from '../server/src/engines/local-engines.js';
+import type { RawImage } from '../server/src/engines/raster/image.js';
+import type { Engine } from '../server/src/engines/types.js';
+import { fromPng, recordingContext, toPng } from '../test-support/engine-ctx.js';
+import { luma, psnr } from '../test-support/metrics.js';
+import {
+  type CaseSet,
+  damageGrey,
+  HDR_CASES,
+  type HdrKind,
+  hdrInput,
+  loadPhoto,
+  RESTORATION_CASES,
+} from './support/quality-cases.js';
+
+const set: CaseSet = process.env.QUALITY_SET === 'tuning' ? 'tuning' : 'held-out';
+const only = process.env.QUALITY_ONLY?.split(',');
+const outDir = process.env.QUALITY_OUT;
+if (outDir) fs.mkdirSync(outDir, { recursive: true });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared helpers
+// ---------------------------------------------------------------------------------------------------------------
+
+const engines = new Map<OperationId, Engine>();
+async function engineFor(id: OperationId): Promise<Engine> {
+  let e = engines.get(id);
+  if (!e) {
+    e = await loadLocalEngine(id);
+    engines.set(id, e);
+  }
+  return e;
+}
+
+/** Runs a local engine at its default settings (plus `params`) and returns its first image and metadata. */
+async function runTool(id: OperationId, image: RawImage, params: Params = {}) {
+  const engine = await engineFor(id);
+  const { ctx } = recordingContext(2);
+  const t = performance.now();
+  const out = await engine.run(
+    { operation: id, image: await toPng(image), params: { ...defaultParams(getOperation(id)), ...params } },
+    ctx,
+  );
+  return {
+    image: await fromPng(out.images[0] as Buffer),
+    metadata: out.metadata ?? {},
+    seconds: (performance.now() - t) / 1000,
+  };
+}
+
+async function save(name: string, img: RawImage): Promise<void> {
+  if (!outDir) return;
+  const file = path.join(outDir, `${name.replace(/[^a-z0-9.-]+/gi, '-')}.png`);
+  await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+    .png()
+    .toFile(file);
+}
+
+const mean = (v: ArrayLike<number>) => {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i] as number;
+  return s / v.length;
+};
+const fmt = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : 'inf');
+const mark = (ok: boolean) => (ok ? 'ok ' : 'MISS');
+
+function table(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ');
+  console.log(line(header));
+  for (const r of rows) console.log(line(r));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Photo restoration
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Share of damaged pixels within this many levels of the clean photo: "brought back". */
+const BACK_WITHIN = 25;
+const RESTORE_TARGETS = { back: 0.85, restPsnr: 32 };
+
+async function restorationSection(): Promise<boolean> {
+  console.log(
+    `\n## Photo restoration (${set}): damaged pixels within ${BACK_WITHIN} levels (target >= ${100 * RESTORE_TARGETS.back}%), undamaged rest PSNR (>= ${RESTORE_TARGETS.restPsnr} dB)`,
+  );
+  const rows: string[][] = [];
+  let allMet = true;
+  for (const c of RESTORATION_CASES[set]) {
+    const { clean, damaged, damage, rest } = await damageGrey(await loadPhoto(c.photo), c.seed);
+    const { image: restored, metadata, seconds } = await runTool('photo-restoration', damaged);
+    const yClean = luma(clean);
+    const yIn = luma(damaged);
+    const yOut = luma(restored);
+    let n = 0;
+    let backBefore = 0;
+    let backAfter = 0;
+    for (let i = 0; i < damage.length; i++) {
+      if (!damage[i]) continue;
+      n++;
+      if (Math.abs((yIn[i] as number) - (yClean[i] as number)) <= BACK_WITHIN) backBefore++;
+      if (Math.abs((yOut[i] as number) - (yClean[i] as number)) <= BACK_WITHIN) backAfter++;
+    }
+    const back = backAfter / n;
+    const restPsnr = psnr(yOut, yClean, 1, rest);
+    const met = back >= RESTORE_TARGETS.back && restPsnr >= RESTORE_TARGETS.restPsnr;
+    allMet &&= met;
+    rows.push([
+      c.name,
+      String(n),
+      `${fmt((100 * backBefore) / n)}%`,
+      `${fmt(100 * back)}%`,
+      fmt(restPsnr, 2),
+      String(metadata.scratches ?? ''),
+      String(metadata.dust ?? ''),
+      fmt(seconds),
+      mark(met),
+    ]);
+    await save(`restoration-${set}-${c.name}-damaged`, damaged);
+    await save(`restoration-${set}-${c.name}-restored`, restored);
+    await save(`restoration-${set}-${c.name}-clean`, clean);
+  }
+  table(
+    ['case', 'damaged px', 'within 25 before', 'within 25 after', 'rest dB', 'scratches', 'specks', 's', 'target'],
+    rows,
+  );
+  console.log(`restoration targets met on every case: ${allMet ? 'yes' : 'no'}`);
+  return allMet;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// HDR enhancement
+// ---------------------------------------------------------------------------------------------------------------
+
+const HDR_TARGETS = {
+  underexposed: { ratio: [0.8, 1.25], psnr: 18 },
+  lowKeyMaxRatio: 1.25,
+  keep: { ratio: [0.95, 1.1], psnr: 30 },
+} as const;
+
+async function hdrSection(): Promise<boolean> {
+  console.log(
+    `\n## HDR enhancement (${set}): underexposed -> brightness ratio to the well-exposed photo ${HDR_TARGETS.underexposed.ratio.join('-')} and PSNR >= ${HDR_TARGETS.underexposed.psnr} dB against it; low-key -> ratio to itself <= ${HDR_TARGETS.lowKeyMaxRatio}; well-exposed and backlit -> ratio ${HDR_TARGETS.keep.ratio.join('-')}, PSNR >= ${HDR_TARGETS.keep.psnr} dB against itself`,
+  );
+  const rows: string[][] = [];
+  let allMet = true;
+  for (const c of HDR_CASES[set]) {
+    const photo = await loadPhoto(c.photo);
+    const input = hdrInput(photo, c);
+    const { image: out, seconds } = await runTool('hdr-enhancement', input);
+    // The reference: the photo before darkening, or the photo itself.
+    const yRef = luma(photo);
+    const ratio = mean(luma(out)) / mean(yRef);
+    const p = psnr(out.data, photo.data);
+    const met = hdrMet(c.kind, ratio, p);
+    allMet &&= met;
+    rows.push([
+      c.name,
+      c.kind,
+      fmt(mean(luma(input))),
+      fmt(mean(luma(out))),
+      fmt(mean(yRef)),
+      fmt(ratio, 2),
+      fmt(p, 1),
+      fmt(seconds),
+      mark(met),
+    ]);
+    await save(`hdr-${set}-${c.name}-input`, input);
+    await save(`hdr-${set}-${c.name}-result`, out);
+  }
+  table(['case', 'kind', 'mean in', 'mean out', 'mean ref', 'ratio', 'PSNR dB', 's', 'target'], rows);
+  console.log(`HDR targets met on every case: ${allMet ? 'yes' : 'no'}`);
+  return allMet;
+}
+
+function hdrMet(kind: HdrKind, ratio: number, p: number): boolean {
+  const within = (r: readonly [number, number]) => ratio >= r[0] && ratio <= r[1];
+  if (kind === 'underexposed') return within(HDR_TARGETS.underexposed.ratio) && p >= HDR_TARGETS.underexposed.psnr;
+  if (kind === 'low-key') return ratio <= HDR_TARGETS.lowKeyMaxRatio;
+  return within(HDR_TARGETS.keep.ratio) && p >= HDR_TARGETS.keep.psnr;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sections: one per tool. Add a tool by writing its section above and listing it here.
+// ---------------------------------------------------------------------------------------------------------------
+
+const SECTIONS: { key: string; run: () => Promise<boolean> }[] = [
+  { key: 'restoration', run: restorationSection },
+  { key: 'hdr', run: hdrSection },
+];
+
+const results: string[] = [];
+for (const s of SECTIONS) {
+  if (only && !only.includes(s.key)) continue;
+  results.push(`${s.key}: ${(await s.run()) ? 'all targets met' : 'targets missed'}`);
+}
+console.log(`\n## Summary (${set})\n${results.join('\n')}`);
+await Promise.all([...engines.values()].map((e) => e.release?.()));
