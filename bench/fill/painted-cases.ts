@@ -8,7 +8,7 @@
  * The cases are split into a tuning set and held-out sets. The first held-out set (coins, retina, hubble; frozen
  * before any change to the fill was measured on these cases) has since been looked at often enough, fills and
  * figures, that it now counts as seen data, like the tuning set: a change may be decided on it. The second held-out
- * set (`HELD_OUT_2_CASES`, five photos from Debian's `lomiri-wallpapers-16.04`, fixtures/README.md) was written
+ * set (`HELD_OUT_2_CASES`, five photos from Debian's `lomiri-wallpapers-16.04`, CREDITS.md) was written
  * down and committed before any fill was run on it, but has since been run against three method changes, so it too
  * now counts as seen data. The third held-out set (`HELD_OUT_3_CASES`, five photos from Debian's
  * `plasma-workspace-wallpapers`, `lomiri-wallpapers-20.04` and `mate-backgrounds`) was likewise committed before any
@@ -296,7 +296,7 @@ export const HELD_OUT_CASES: PaintedCaseSpec[] = [
 
 /**
  * Second held-out set (`BENCH_FILL_SETS=held-out-2`): written down and committed before any fill was run on it, on
- * five photos no earlier set uses (fixtures/README.md: a meadow with autumn trees under a mountain ridge, a mountain
+ * five photos no earlier set uses (CREDITS.md: a meadow with autumn trees under a mountain ridge, a mountain
  * path, a fig on a plate on concrete, a room with a table and a drum on a beanbag, a forest stream). Its figures
  * judged new methods three times and now count as seen data; `HELD_OUT_10_CASES` below is the held-out set that counts.
  */
@@ -433,7 +433,7 @@ export const HELD_OUT_2_CASES: PaintedCaseSpec[] = [
 
 /**
  * Third held-out set (`BENCH_FILL_SETS=held-out-3`): written down and committed before any fill was run on it, on
- * five photos no earlier set uses (fixtures/README.md: rowing boats on a shingle shore below a lake and hills, a
+ * five photos no earlier set uses (CREDITS.md: rowing boats on a shingle shore below a lake and hills, a
  * nuthatch on a tree trunk, a road's guard rail under a storm, a ladybird on a stem among forget-me-nots, a building's
  * facade of woven bands and their shadows). Held-out-2 has been run against three method changes and now counts as
  * seen data. This set's fills and figures have since been looked at too, so it now counts as seen data as well;
@@ -572,7 +572,7 @@ export const HELD_OUT_3_CASES: PaintedCaseSpec[] = [
 
 /**
  * Fourth held-out set (`BENCH_FILL_SETS=held-out-4`): written down and committed before any fill was run on it, on
- * five photos no earlier set uses (fixtures/README.md: rolling hills with poplars above a ploughed field, a suspension
+ * five photos no earlier set uses (CREDITS.md: rolling hills with poplars above a ploughed field, a suspension
  * bridge's tower and the lit river at night, a castle's towers against clouds, a honey bee on an aster, a swallowtail
  * on a scabious flower against a dark blurred backdrop). Held-out-3 had been looked at and counted as seen data when
  * this set was made to judge the next method. This set has since been looked at too, so it now counts as seen data;
@@ -703,7 +703,7 @@ export const HELD_OUT_4_CASES: PaintedCaseSpec[] = [
 
 /**
  * Fifth held-out set (`BENCH_FILL_SETS=held-out-5`): written down and committed before any fill was run on it, on
- * five photos no earlier set uses (fixtures/README.md: a panther chameleon on a branch among leaves, a jetty's planks
+ * five photos no earlier set uses (CREDITS.md: a panther chameleon on a branch among leaves, a jetty's planks
  * before a lake and its far tree line, a spruce forest with a path through moss, a lake at dawn with reeds and a far
  * shore, marram grass against the sea and sky). Held-out-4 had been looked at and counted as seen data when this set
  * was made to judge the next method. Its fills and figures have since been looked at, so it counts as seen data;
@@ -835,7 +835,7 @@ export const HELD_OUT_5_CASES: PaintedCaseSpec[] = [
 
 /**
  * Sixth held-out set (`BENCH_FILL_SETS=held-out-6`): written down and committed before any fill was run on it, on
- * five photos no earlier set uses (fixtures/README.md: two spaniels looking out of a wooden house's window, a
+ * five photos no earlier set uses (CREDITS.md: two spaniels looking out of a wooden house's window, a
  * suspension bridge's cables over an estuary's sands, backlit slices of citrus fruit on white, rows of plastic cups,
  * paint brushes before a blurred wall). Held-out-5 had been looked at and counted as seen data when this set was made to
  * judge the next method. Its figures have since been run and looked at, so it counts as seen data;
@@ -958,7 +958,7 @@ export const HELD_OUT_6_CASES: PaintedCaseSpec[] = [
 
 /**
  * Seventh held-out set (`BENCH_FILL_SETS=held-out-7`): written down and committed before any fill was run on it, on
- * five photos no earlier set uses (fixtures/README.md: a wall clock's face and hands seen at a slant before a textured
+ * five photos no earlier set uses (CREDITS.md: a wall clock's face and hands seen at a slant before a textured
  * wall, lamp globes and a toy bird hanging on a spring under a grey ceiling, a kite in a blue sky among clouds, a
  * wooden deck's planks and the groove between them, a water drop's splash crown on a water surface). Held-out-6 had
  * been looked at and counted as seen data when this set was made to judge the next method. It has since judged two
@@ -1082,7 +1082,7 @@ export const HELD_OUT_7_CASES: PaintedCaseSpec[] = [
 
 /**
  * Eighth held-out set (`BENCH_FILL_SETS=held-out-8`): written down and committed before any fill was run on it, on
- * five photos no earlier set uses (fixtures/README.md: a wooden pier's planks, platform and ladder rails in fog over
+ * five photos no earlier set uses (CREDITS.md: a wooden pier's planks, platform and ladder rails in fog over
  * still water, dandelion clocks on their stems in a meadow's grass, fog over a wooded hill above a ploughed field, a
  * marigold's petals and stamens before a blurred garden, a backlit leaf's parallel veins). Held-out-7 had judged two
  * method changes and counted as seen data when this set was made to judge the next method. It has since judged a
@@ -1206,7 +1206,7 @@ export const HELD_OUT_8_CASES: PaintedCaseSpec[] = [
 
 /**
  * Ninth held-out set (`BENCH_FILL_SETS=held-out-9`): written down and committed before any fill was run on it, on five
- * photos no earlier set uses (fixtures/README.md: a fallen maple leaf on blurred leaf litter, a summit's survey pillar
+ * photos no earlier set uses (CREDITS.md: a fallen maple leaf on blurred leaf litter, a summit's survey pillar
  * on grass and snow under the setting sun and a far mountain ridge, water drops on grass blades, a dragonfly on a twig
  * before sunlit foliage, apple blossom buds on a stem before a blurred green). Held-out-8 had judged a method change
  * and its three worst cases were looked at when this set was made to judge the next method. This set has since judged
@@ -1331,7 +1331,7 @@ export const HELD_OUT_9_CASES: PaintedCaseSpec[] = [
 
 /**
  * Tenth held-out set (`BENCH_FILL_SETS=held-out-10`): written down and committed before any fill was run on it, on
- * five photos no earlier set uses (fixtures/README.md: star-shaped moss shoots, one of them orange, beside bare soil
+ * five photos no earlier set uses (CREDITS.md: star-shaped moss shoots, one of them orange, beside bare soil
  * with a pale sprout, anemones and their buds on thin stems in a blurred meadow, storm clouds lit by the setting sun
  * over a dark ridge and a tree's silhouette, young grass blades close up, two dandelion seeds' achenes and thin beaks
  * before blurred orange flowers). Held-out-9 had judged two method changes and its three worst cases were looked at
@@ -1456,7 +1456,7 @@ export const HELD_OUT_10_CASES: PaintedCaseSpec[] = [
 
 /**
  * Eleventh held-out set (`BENCH_FILL_SETS=held-out-11`): written down and committed before any fill was run on it, on
- * five photos no earlier set uses (fixtures/README.md: a butterfly on a thin stem's flower before a pale blurred
+ * five photos no earlier set uses (CREDITS.md: a butterfly on a thin stem's flower before a pale blurred
  * backdrop with buds and a flower head, a water drop hanging from a curved grass blade's tip before blurred green,
  * mountain ridges and a rocky summit under storm clouds, a yellow flower's petals and dark stamens against a black
  * backdrop, sharp orange petals with fine veins before blurred red ones). Held-out-10 had been run against one method
@@ -1581,7 +1581,7 @@ export const HELD_OUT_11_CASES: PaintedCaseSpec[] = [
 
 /**
  * Twelfth held-out set (`BENCH_FILL_SETS=held-out-12`): written down and committed before any fill was run on it, on
- * five photos no earlier set uses (fixtures/README.md, all greyscale, from Debian's `lebiniou-data`: a TV standing in
+ * five photos no earlier set uses (CREDITS.md, all greyscale, from Debian's `lebiniou-data`: a TV standing in
  * leaf litter beside a tree trunk, a room with speakers, a TV stand, a small monitor and a white cat, a beach's sand,
  * sea and horizon, people's silhouettes before a lit aquarium tank, letters written in sand beside a bare foot).
  * Held-out-11 had been run against two method changes with its fills unseen when this set was made. This set has since
@@ -1705,7 +1705,7 @@ export const HELD_OUT_12_CASES: PaintedCaseSpec[] = [
 
 /**
  * Thirteenth held-out set (`BENCH_FILL_SETS=held-out-13`): written down and committed before any fill was run on it, on
- * five colour photos no earlier set uses (fixtures/README.md, from Debian's `opencv-doc` and `python-matplotlib-data`:
+ * five colour photos no earlier set uses (CREDITS.md, from Debian's `opencv-doc` and `python-matplotlib-data`:
  * a hotel's white facade with dark bands of balconies against a blue sky, a palace's ornate towers and cupolas against
  * a blue sky with birds, a squirrel on a bark-covered branch before blurred leaves, a cobbled street between brick
  * houses with gables and chimneys under an overcast sky, Grace Hopper's portrait before a flag and a blue backdrop).
@@ -1831,7 +1831,7 @@ export const HELD_OUT_13_CASES: PaintedCaseSpec[] = [
 
 /**
  * Fourteenth held-out set (`BENCH_FILL_SETS=held-out-14`): written down and committed before any fill was run on it, on
- * four colour photos no earlier set uses (fixtures/README.md, from Debian's `opencv-doc`: a black and white swallowtail
+ * four colour photos no earlier set uses (CREDITS.md, from Debian's `opencv-doc`: a black and white swallowtail
  * spread on a striped leaf with a red edge before a blurred garden, toys on a striped blue cloth below a wooden lattice
  * beside an orange knitted cloth and a yellow box, a long-haired lapdog with its tongue out on a blue patterned
  * blanket, an aloe in a clay pot before a patterned cloth). Held-out-13 had judged two method changes and its three
@@ -1956,7 +1956,7 @@ export const HELD_OUT_14_CASES: PaintedCaseSpec[] = [
 
 /**
  * Fifteenth held-out set (`BENCH_FILL_SETS=held-out-15`): written down and committed before any fill was run on it, on
- * four colour photos no earlier set uses (fixtures/README.md, from Debian's `python3-sklearn`, `python3-scipy` and
+ * four colour photos no earlier set uses (CREDITS.md, from Debian's `python3-sklearn`, `python3-scipy` and
  * `python3-skimage`: a tiered pagoda with green-tiled roofs above a hazy lake and trees, an orange dahlia before a
  * blurred dark green and blue garden, a raccoon's face among long green leaves, a red motorcycle on a concrete garage
  * floor before shelves and a wooden gate). Held-out-14 had judged one method change and its three worst cases had been
@@ -2081,7 +2081,7 @@ export const HELD_OUT_15_CASES: PaintedCaseSpec[] = [
 
 /**
  * Sixteenth held-out set (`BENCH_FILL_SETS=held-out-16`): written down and committed before any fill was run on it, on
- * four colour photos no earlier set uses (fixtures/README.md, from Debian's `sddm-theme-maldives`, `kphotoalbum` and
+ * four colour photos no earlier set uses (CREDITS.md, from Debian's `sddm-theme-maldives`, `kphotoalbum` and
  * `golang-github-disintegration-imaging-dev`: a wooden jetty with a thin handrail over a turquoise lagoon, a leafy tree
  * and a shrub against a pale sky, a lop-eared rabbit on a lawn, white oleander flowers and a thin red stem before a
  * blurred garden, a blossoming tree's thin branches against a blue sky). When this set was made, held-out-15 had been
@@ -2205,7 +2205,7 @@ export const HELD_OUT_16_CASES: PaintedCaseSpec[] = [
 
 /**
  * Seventeenth held-out set (`BENCH_FILL_SETS=held-out-17`): written down and committed before any fill was run on it,
- * on four colour photos no earlier set uses (fixtures/README.md, from Debian's `kphotoalbum`, `forensics-samples-files`
+ * on four colour photos no earlier set uses (CREDITS.md, from Debian's `kphotoalbum`, `forensics-samples-files`
  * and `gnome-control-center-data`: a black dog in a winter wood on leaf litter, thin pale twigs behind it, two white
  * Samoyeds on a lawn by a tree trunk, thin trunks in a sunlit park behind them, a tabby cat's head with long whiskers
  * before a blurred brown wall, a hummingbird with a long thin beak against a plain blurred backdrop). When this set was
@@ -2330,7 +2330,7 @@ export const HELD_OUT_17_CASES: PaintedCaseSpec[] = [
 
 /**
  * Eighteenth held-out set (`BENCH_FILL_SETS=held-out-18`): written down and committed before any fill was run on it, on
- * four colour photos no earlier set uses (fixtures/README.md, from Debian's `gnome-control-center-data`,
+ * four colour photos no earlier set uses (CREDITS.md, from Debian's `gnome-control-center-data`,
  * `gdk-pixbuf-tests` and `python-kivy-examples`: a white lily with thin stamens and a thin green stem against a plain
  * dark blue, a lone tree on a meadow, a distant treeline on the horizon and a pale sky behind it, a red raft under a
  * parasol on a thin pole, moored on a river by a gravel bank, a ruined abbey's arches against a blue sky). When this
@@ -2455,7 +2455,7 @@ export const HELD_OUT_18_CASES: PaintedCaseSpec[] = [
 
 /**
  * Nineteenth held-out set: four colour photos from Debian's `gnome-control-center-data` that no earlier set uses
- * (fixtures/README.md), committed before any fill (ours, G'MIC, Telea or MI-GAN) ran on it. It judges the fast-fill
+ * (CREDITS.md), committed before any fill (ours, G'MIC, Telea or MI-GAN) ran on it. It judges the fast-fill
  * change (one learned pass on the hole's neighbourhood, patch fills at a working resolution).
  */
 export const HELD_OUT_19_CASES: PaintedCaseSpec[] = [
