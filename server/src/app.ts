@@ -1,5 +1,5 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { AppError, NO_SUCH_JOB, type OperationId } from '@ai-editor/core';
+import { AppError, NO_CONTROL_CHARACTERS, NO_SUCH_JOB, NO_SUCH_KEY, type OperationId } from '@ai-editor/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -42,6 +42,7 @@ import { AdminService } from './services/admin.js';
 import { assertAuthConfig, setUpAuth } from './services/auth/index.js';
 import { IdempotencyService } from './services/idempotency.js';
 import { describeJob } from './services/job-hints.js';
+import { JobRunner } from './services/job-runner.js';
 import { imageView } from './services/job-view.js';
 import { JobService } from './services/jobs.js';
 import { LibraryService } from './services/library.js';
@@ -130,16 +131,17 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     );
   });
   // Embedded queue and engine pool by default; BullMQ (and worker processes) with REDIS_URL (adapters/select.ts).
-  // The queue runs each job through the service built on the next line: it calls back only once jobs arrive.
   const { queue, pool } = selectQueue(config, {
-    run: (id) => jobs.process(id),
     describe: (id) => describeJob(images, id),
     log: app.log,
     registry,
     onHostEnded: (cause, replaced) => metrics.hostEnded(cause, replaced),
   });
   const changes = selectJobChanges(config, app.log);
-  const jobs = new JobService({ images, storage, registry, queue, pool, config, log: app.log, changes });
+  const jobs = new JobService({ images, storage, registry, queue, config, log: app.log, changes });
+  // Where this process runs engines, the queue hands its jobs to the runner.
+  const runner = new JobRunner({ jobs, images, storage, registry, pool, config, log: app.log });
+  if (pool) queue.consume(runner);
   jobs.events.on('completed', (row) => metrics.jobEnded(row));
   jobs.events.on('failed', (row) => metrics.jobEnded(row));
 
@@ -171,7 +173,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     : localHostBoard(workerName(), pool);
   const admin = new AdminService({ repo: adminRepo, jobs, registry, hosts, pool, log: app.log });
   await admin.start();
-  registerAccountGuard(app, new AccountGuard({ admin, repo: adminRepo }));
+  const accountGuard = new AccountGuard({ admin, repo: adminRepo });
+  registerAccountGuard(app, accountGuard);
   adminRoutes(app, { admin, auth });
 
   const idempotency = new IdempotencyService({ keys: new IdempotencyKeyRepository(database.db) });
@@ -206,7 +209,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     forgetPhoto,
   });
   libraryRoutes(app, { jobs, library, retentionHours: config.retentionHours });
-  sessionRoutes(app, auth);
+  sessionRoutes(app, auth, accountGuard);
   selectObjectRoutes(app, { jobs, pool, limits: config, admission: auth.rules, timeoutMs: config.jobTimeoutMs });
   const recommendations = new RecommendationService({
     jobs,
@@ -275,7 +278,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         within(auth.close(), grace),
         within(limiters.close(), 1000),
         within(Promise.all([metricsServer?.close(), hosts.close()]), 1000),
-        within(jobs.stopAfter(queue.close(), grace), grace + 500),
+        within(runner.stopAfter(queue.close(), grace), grace + 500),
       ]);
       await within(webhooks.stop(), 500);
       await within(changes.close(), 500);
@@ -287,7 +290,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 /** An incoming request id is kept when it is this plain and short. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-type RequestError = Error & { code?: string; statusCode?: number; validation?: { message?: string }[] };
+type RequestError = Error & {
+  code?: string;
+  statusCode?: number;
+  validation?: { message?: string; instancePath?: string }[];
+};
 
 /** The catalogue's answer for an error a route, a hook or Fastify itself raised; undefined for a fault of ours. */
 export function catalogueError(err: RequestError): AppError | undefined {
@@ -295,6 +302,21 @@ export function catalogueError(err: RequestError): AppError | undefined {
   if (err.code === 'ENOSPC' || err.code === 'EDQUOT') return new AppError('OUT_OF_STORAGE');
   // An id past what the column holds names no job: the 404 of a missing one, on every route that takes an id.
   if (err.validation?.some((v) => v.message === NO_SUCH_JOB)) return new AppError('NOT_FOUND');
+  if (err.validation?.some((v) => v.message === NO_SUCH_KEY)) return new AppError('API_KEY_NOT_FOUND');
+  // A control character in the address or the query string is named like one in a body.
+  const control = err.validation?.find((v) => v.message === NO_CONTROL_CHARACTERS);
+  if (control) {
+    return new AppError('INVALID_PARAMETER', {
+      field: control.instancePath?.slice(1) ?? '',
+      reason: NO_CONTROL_CHARACTERS,
+    });
+  }
+  // busboy cannot search for a boundary over 256 characters (RFC 2046 allows 70).
+  if (err.message.startsWith('The needle cannot have a length bigger than')) {
+    return new AppError('BAD_REQUEST', {
+      reason: 'The multipart boundary is too long (RFC 2046 allows at most 70 characters)',
+    });
+  }
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
     return new AppError('BODY_TOO_LARGE', { limit: `${BODY_LIMIT_BYTES / 1024 ** 2} MB` });
   if (isMalformedMultipart(err)) return new AppError('MALFORMED_UPLOAD');

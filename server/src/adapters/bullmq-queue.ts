@@ -1,8 +1,7 @@
 import type { Lane } from '@ai-editor/core';
 import { type ConnectionOptions, type Job, Queue, Worker } from 'bullmq';
 import type { Logger } from '../logging.js';
-import type { JobHandler, JobQueue, QueueStats } from './queue.js';
-import type { WorkHints } from './scheduling.js';
+import type { JobConsumer, JobDescription, JobHandler, JobQueue, QueueStats } from './queue.js';
 
 /**
  * A queue per lane (adapters/scheduling.ts): heavy work in `images`, quick work in `images-quick`, each with its own
@@ -12,9 +11,6 @@ import type { WorkHints } from './scheduling.js';
 export const QUEUE_NAME = 'images';
 export const QUICK_QUEUE_NAME = 'images-quick';
 export const queueNameOf = (lane: Lane) => (lane === 'quick' ? QUICK_QUEUE_NAME : QUEUE_NAME);
-
-/** What the queue needs to know of a job: its operation (the entry's name) and its lane. */
-export type JobDescription = WorkHints & { operation: string };
 
 /** BullMQ refuses numeric custom ids, so image 42 is job `image-42`: adding it twice is a no-op. */
 export const bullmqJobId = (imageId: number) => `image-${imageId}`;
@@ -27,6 +23,19 @@ export interface BullmqOptions {
   redisUrl: string;
   /** Namespaces every Redis key of the queue. */
   prefix: string;
+}
+
+/** How a process that runs engines takes jobs: one worker per lane (see `consume`). */
+export interface LaneWorkerSettings {
+  /** Jobs the heavy lane's worker takes at once (WORKER_CONCURRENCY). */
+  heavyConcurrency: number;
+  /** Jobs the quick lane's worker takes at once (the quick hosts, at least one). */
+  quickConcurrency: number;
+  lockMs: number;
+  stalledIntervalMs: number;
+  log: Logger;
+  /** Stored on each job it runs (BullMQ's `processedBy`). */
+  name?: string;
 }
 
 /** Per-operation queue counts shown in /api/health; counted over at most this many waiting jobs. */
@@ -56,19 +65,35 @@ export class BullmqQueue implements JobQueue {
   /** The heavy lane's queue. */
   readonly queue: Queue<ImageJobData>;
   readonly quickQueue: Queue<ImageJobData>;
-  /** Workers in this same process (API with RUN_ENGINES=true), drained on close. */
+  /** This process's lane workers (see `consume`), drained on close. */
   workers: Worker<ImageJobData>[] = [];
   /** Until then Redis is taken to be unreachable, so status polls do not each wait for it. */
   private suspectUntil = 0;
 
   constructor(
-    opts: BullmqOptions,
+    private readonly opts: BullmqOptions,
     /** The operation of an image (the job's name, what /api/health counts by) and its lane. */
     private readonly describe: (imageId: number) => Promise<JobDescription | undefined>,
     private readonly log?: Logger,
+    /** Given in a process that runs engines (a worker, or an API process with RUN_ENGINES=true). */
+    private readonly lanes?: LaneWorkerSettings,
   ) {
     this.queue = this.open(QUEUE_NAME, opts);
     this.quickQueue = this.open(QUICK_QUEUE_NAME, opts);
+  }
+
+  /**
+   * Starts this process's consumers: one worker per lane, the heavy one taking `heavyConcurrency` jobs at once, the
+   * quick one `quickConcurrency` (without quick hosts, quick jobs go to the heavy hosts first when they are free).
+   */
+  consume(runner: JobConsumer): void {
+    if (!this.lanes) throw new Error('This process runs no engines: it takes no jobs from the queue');
+    const { heavyConcurrency, quickConcurrency, ...common } = this.lanes;
+    const run = (id: number) => runner.run(id);
+    this.workers = [
+      startBullmqWorker({ ...this.opts, ...common, lane: 'heavy', concurrency: heavyConcurrency }, run),
+      startBullmqWorker({ ...this.opts, ...common, lane: 'quick', concurrency: quickConcurrency }, run),
+    ];
   }
 
   private open(name: string, opts: BullmqOptions): Queue<ImageJobData> {
@@ -98,8 +123,8 @@ export class BullmqQueue implements JobQueue {
    * through when Redis is back (or a worker's re-check enqueues the row). Only the first caller during an outage
    * waits the short timeout; later ones return at once.
    */
-  async enqueue(imageId: number): Promise<void> {
-    const job = await this.describe(imageId);
+  async enqueue(imageId: number, known?: JobDescription): Promise<void> {
+    const job = known ?? (await this.describe(imageId));
     const queue = job?.lane === 'quick' ? this.quickQueue : this.queue;
     const added = queue.add(job?.operation ?? 'unknown', { imageId }, { jobId: bullmqJobId(imageId) }).then(
       () => true,

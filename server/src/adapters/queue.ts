@@ -7,7 +7,10 @@ import { pickNext, positionOf, type Waiting, type WorkHints } from './scheduling
  */
 export interface JobQueue {
   readonly kind: string;
-  enqueue(jobId: number): Promise<void>;
+  /** Queues a job; `hints` spare a read of its row when the caller has it (else the queue's `describe` reads it). */
+  enqueue(jobId: number, hints?: JobDescription): Promise<void>;
+  /** From now on hands this process's jobs to `runner` (a process that runs engines calls it once, at start). */
+  consume(runner: JobConsumer): void;
   /** Takes a waiting job out of the queue (it was cancelled); a job already running is not affected. */
   remove(jobId: number): Promise<void>;
   /** 1 for the next job to start; undefined once it has started (or when unknown). */
@@ -41,6 +44,14 @@ export interface QueueStats {
 }
 
 export type JobHandler = (jobId: number) => Promise<void>;
+
+/** What runs the jobs a queue hands out (services/job-runner.ts). */
+export interface JobConsumer {
+  run(jobId: number): Promise<void>;
+}
+
+/** What the queue needs to know of a job: its operation (the Redis entry's name), lane, expected time and owner. */
+export type JobDescription = WorkHints & { operation: string };
 
 /** A job's scheduling hints (lane, expected duration, owner), read from its row when it is enqueued. */
 export type DescribeJob = (jobId: number) => Promise<WorkHints>;
@@ -79,20 +90,25 @@ export class InProcessQueue implements JobQueue {
   private emptySince: number | undefined = Number.NEGATIVE_INFINITY;
   private settleTimer?: NodeJS.Timeout;
   private closed = false;
+  private runner?: JobConsumer;
 
   constructor(
-    private readonly handler: JobHandler,
     private readonly slots: LaneSlots,
     private readonly describe: DescribeJob = async () => ({ lane: 'heavy', expectedMs: 0 }),
   ) {}
 
-  async enqueue(jobId: number): Promise<void> {
+  consume(runner: JobConsumer): void {
+    this.runner = runner;
+    this.pump();
+  }
+
+  async enqueue(jobId: number, known?: WorkHints): Promise<void> {
     if (this.closed || this.active.has(jobId) || this.arriving.has(jobId) || this.waiting.some((w) => w.id === jobId)) {
       return;
     }
     this.arriving.add(jobId);
     this.changed();
-    const hints = await this.describe(jobId).catch((): WorkHints => ({ lane: 'heavy', expectedMs: 0 }));
+    const hints = known ?? (await this.describe(jobId).catch((): WorkHints => ({ lane: 'heavy', expectedMs: 0 })));
     if (!this.arriving.delete(jobId) || this.closed) return;
     this.waiting.push({ id: jobId, since: Date.now(), ...hints });
     this.pump();
@@ -173,7 +189,7 @@ export class InProcessQueue implements JobQueue {
   }
 
   private pump(): void {
-    while (!this.closed && this.waiting.length > 0) {
+    while (!this.closed && this.runner && this.waiting.length > 0) {
       // A free quick slot first, so that heavy slots stay free for heavy work.
       let slot: Lane = 'quick';
       let i = this.busy('quick') < this.slots.quick ? pickNext(this.waiting, 'quick') : -1;
@@ -183,14 +199,15 @@ export class InProcessQueue implements JobQueue {
       }
       if (i < 0) return;
       const [entry] = this.waiting.splice(i, 1) as [Entry];
-      this.start(entry.id, slot);
+      this.start(entry.id, slot, this.runner);
     }
     this.changed();
   }
 
-  private start(id: number, slot: Lane): void {
+  private start(id: number, slot: Lane, runner: JobConsumer): void {
     this.active.set(id, slot);
-    const done = this.handler(id)
+    const done = runner
+      .run(id)
       .catch(() => {}) // the handler records failures on the job itself
       .finally(() => {
         this.active.delete(id);

@@ -1,15 +1,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import { expectedMs, laneOf } from '@ai-editor/core';
-import type { Worker } from 'bullmq';
 import type { Config } from '../config.js';
 import type { LocalTaskId } from '../engines/local-engines.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import type { Logger } from '../logging.js';
-import { BullmqQueue, type ImageJobData, type JobDescription, startBullmqWorker } from './bullmq-queue.js';
+import { BullmqQueue, type LaneWorkerSettings } from './bullmq-queue.js';
 import { EnginePool, type EnginePoolOptions } from './engine-pool.js';
 import { type JobChanges, LocalJobChanges } from './job-events.js';
-import { InProcessQueue, type JobHandler, type JobQueue } from './queue.js';
+import { InProcessQueue, type JobDescription, type JobQueue } from './queue.js';
 import {
   memoryRateLimiter,
   type RateLimit,
@@ -94,8 +93,6 @@ export function createEnginePool(
 export const workerName = () => `${os.hostname()}-${process.pid}`;
 
 export interface QueueDeps {
-  /** Runs one job to its outcome; called for each job this process takes. */
-  run: JobHandler;
   /** The operation of an image (which names its Redis queue entry), its lane, expected time and owner. */
   describe(imageId: number): Promise<JobDescription | undefined>;
   log: Logger;
@@ -113,7 +110,8 @@ export interface QueueSelection {
 /**
  * The embedded default: an in-process queue feeding this process's engine hosts. With `REDIS_URL`: the
  * BullMQ queue, and engines only where `RUN_ENGINES=true` (worker processes run them otherwise; see worker/main.ts).
- * Closing the queue drains the jobs this process is running before the pool closes.
+ * Where there is a pool, the caller hands the queue its job runner (`queue.consume`). Closing the queue drains the
+ * jobs this process is running before the pool closes.
  */
 export function selectQueue(config: Config, deps: QueueDeps): QueueSelection {
   const { redisUrl, queuePrefix, runEngines } = config.scaleOut;
@@ -122,26 +120,27 @@ export function selectQueue(config: Config, deps: QueueDeps): QueueSelection {
   if (!redisUrl) {
     const slots = { heavy: config.engineHosts, quick: config.quickHosts };
     const describe = async (id: number) => (await deps.describe(id)) ?? { lane: 'heavy' as const, expectedMs: 0 };
-    return { queue: new InProcessQueue(deps.run, slots, describe), pool };
+    return { queue: new InProcessQueue(slots, describe), pool };
   }
-  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, deps.describe, deps.log);
-  if (pool) queue.workers = startLaneWorkers(config, deps.log, deps.run);
-  return { queue, pool };
+  const lanes = pool ? laneWorkers(config, deps.log) : undefined;
+  return { queue: new BullmqQueue({ redisUrl, prefix: queuePrefix }, deps.describe, deps.log, lanes), pool };
 }
 
 /**
- * The Redis queue's consumers in a process that runs engines: one worker per lane, the heavy one taking
- * WORKER_CONCURRENCY jobs at once, the quick one as many as there are quick hosts (at least one: without quick
- * hosts, quick jobs go to the heavy hosts first when they are free).
+ * The Redis queue's consumers in a process that runs engines: the heavy lane's worker takes WORKER_CONCURRENCY jobs
+ * at once, the quick one as many as there are quick hosts (at least one: without quick hosts, quick jobs go to the
+ * heavy hosts first when they are free).
  */
-export function startLaneWorkers(config: Config, log: Logger, run: JobHandler): Worker<ImageJobData>[] {
-  const { redisUrl, queuePrefix, workerConcurrency, workerLockMs, stalledIntervalMs } = config.scaleOut;
-  if (!redisUrl) throw new Error('Lane workers need REDIS_URL');
-  const common = { redisUrl, prefix: queuePrefix, lockMs: workerLockMs, stalledIntervalMs, log, name: workerName() };
-  return [
-    startBullmqWorker({ ...common, lane: 'heavy', concurrency: workerConcurrency }, run),
-    startBullmqWorker({ ...common, lane: 'quick', concurrency: Math.max(1, config.quickHosts) }, run),
-  ];
+export function laneWorkers(config: Config, log: Logger): LaneWorkerSettings {
+  const { workerConcurrency, workerLockMs, stalledIntervalMs } = config.scaleOut;
+  return {
+    heavyConcurrency: workerConcurrency,
+    quickConcurrency: Math.max(1, config.quickHosts),
+    lockMs: workerLockMs,
+    stalledIntervalMs,
+    log,
+    name: workerName(),
+  };
 }
 
 /** Job change notices in this process, or with `REDIS_URL` across the API and worker processes (Redis pub/sub). */

@@ -1,5 +1,5 @@
 import { expectedMs, laneOf, type OperationId } from '@ai-editor/core';
-import type { JobDescription } from '../adapters/bullmq-queue.js';
+import type { JobDescription } from '../adapters/queue.js';
 import type { ImageRow } from '../db/schema.js';
 import type { ImageRepository } from '../repositories/images.js';
 

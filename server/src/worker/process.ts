@@ -4,13 +4,14 @@ import { BullmqQueue } from '../adapters/bullmq-queue.js';
 import { type DatabaseHandle, openDatabase } from '../adapters/db.js';
 import { redisHostBoard } from '../adapters/host-board.js';
 import { Metrics, type MetricsServer, serveMetrics } from '../adapters/metrics.js';
-import { createEnginePool, selectJobChanges, selectStorage, startLaneWorkers, workerName } from '../adapters/select.js';
+import { createEnginePool, laneWorkers, selectJobChanges, selectStorage, workerName } from '../adapters/select.js';
 import type { Config } from '../config.js';
 import { createEngineRegistry } from '../engines/registry.js';
 import { ApiKeyRepository } from '../repositories/api-keys.js';
 import { ImageRepository } from '../repositories/images.js';
 import { WebhookDeliveryRepository } from '../repositories/webhook-deliveries.js';
 import { describeJob } from '../services/job-hints.js';
+import { JobRunner } from '../services/job-runner.js';
 import { imageView } from '../services/job-view.js';
 import { JobService } from '../services/jobs.js';
 import { WebhookService, watchJobsForWebhooks } from '../services/webhooks.js';
@@ -37,7 +38,7 @@ export interface WorkerProcess {
 
 /**
  * A scale-out worker process (`npm run worker`): takes image jobs from the Redis queue and runs each through
- * `JobService.process`, with local engines in this process's engine hosts (child processes). Progress and outcomes go to the
+ * `JobRunner.run`, with local engines in this process's engine hosts (child processes). Progress and outcomes go to the
  * database, where the API processes read them.
  */
 export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<WorkerProcess> {
@@ -53,13 +54,15 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   const storage = selectStorage(config);
   const registry = createEngineRegistry(config, { localOverrides: opts.localEngineOverrides });
   const images = new ImageRepository(database.db);
-  // The producer side, for re-enqueueing and cancels; only this process's own worker below takes jobs.
-  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, (id) => describeJob(images, id), log);
+  // Its lane workers take jobs (consume, below); it also re-enqueues pending rows and removes cancelled entries.
+  const describe = (id: number) => describeJob(images, id);
+  const queue = new BullmqQueue({ redisUrl, prefix: queuePrefix }, describe, log, laneWorkers(config, log));
   const metrics = new Metrics({ queueStats: () => queue.stats() });
   const pool = createEnginePool(config, registry, log, (cause, replaced) => metrics.hostEnded(cause, replaced));
   // Progress and outcomes are told to the API processes, which stream them to the visitors watching.
   const changes = selectJobChanges(config, log);
-  const jobs = new JobService({ images, storage, registry, queue, pool, config, log, changes });
+  const jobs = new JobService({ images, storage, registry, queue, config, log, changes });
+  const runner = new JobRunner({ jobs, images, storage, registry, pool, config, log });
   // The worker that finishes a job sends its webhook; every process retries the due ones.
   const webhooks = new WebhookService({
     deliveries: new WebhookDeliveryRepository(database.db),
@@ -78,8 +81,8 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
   const hosts = redisHostBoard(redisUrl, queuePrefix, name, pool);
   let metricsServer: MetricsServer | undefined;
   if (config.metrics.port) metricsServer = await serveMetrics(metrics, config.metrics.port, config.metrics.host);
-  const workers = startLaneWorkers(config, log, (id) => jobs.process(id));
-  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  queue.consume(runner);
+  await Promise.all(queue.workers.map((w) => w.waitUntilReady()));
 
   // Rows are the truth and enqueueing is idempotent: put back any pending job whose queue entry was lost (Redis
   // unreachable at submit time, or restarted without persistence), now and then every minute.
@@ -104,8 +107,8 @@ export async function startWorkerProcess(opts: WorkerProcessOptions): Promise<Wo
       await Promise.all([metricsServer?.close(), hosts.close()]);
       // Running jobs get a grace period; the ones still running after it stay pending, and BullMQ hands them to
       // another worker once their lock expires (or to this one at its next start).
-      await jobs.stopAfter(
-        Promise.all(workers.map((w) => w.close())).then(() => {}),
+      await runner.stopAfter(
+        Promise.all(queue.workers.map((w) => w.close())).then(() => {}),
         config.shutdownGraceMs,
       );
       await webhooks.stop();

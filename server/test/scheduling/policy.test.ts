@@ -58,14 +58,13 @@ describe('in-process queue with lanes', () => {
     };
     const started: number[] = [];
     const finish = new Map<number, () => void>();
-    const queue = new InProcessQueue(
-      (id) => {
+    const queue = new InProcessQueue({ heavy: 1, quick: 1 }, async (id) => hints[id] as Waiting);
+    queue.consume({
+      run: (id) => {
         started.push(id);
         return new Promise<void>((resolve) => finish.set(id, resolve));
       },
-      { heavy: 1, quick: 1 },
-      async (id) => hints[id] as Waiting,
-    );
+    });
     for (const id of [1, 2, 3, 4]) await queue.enqueue(id);
     // 1 takes the heavy slot, 3 the quick one; 4 is next in the quick lane, 2 in the heavy one.
     expect(started).toEqual([1, 3]);
@@ -86,10 +85,8 @@ describe('in-process queue with lanes', () => {
 describe('in-process queue: idle', () => {
   it('answers once no job has been in hand for a moment, after maxMs, or on abort', async () => {
     const finish = new Map<number, () => void>();
-    const queue = new InProcessQueue((id) => new Promise<void>((resolve) => finish.set(id, resolve)), {
-      heavy: 1,
-      quick: 0,
-    });
+    const queue = new InProcessQueue({ heavy: 1, quick: 0 });
+    queue.consume({ run: (id) => new Promise<void>((resolve) => finish.set(id, resolve)) });
     const settled = (p: Promise<void>, ms = 20) =>
       Promise.race([p.then(() => true), new Promise((r) => setTimeout(r, ms, false))]);
     // No job yet: at once.

@@ -65,7 +65,6 @@ function setUp(stored: ImageRow) {
     queue: queue as unknown as JobQueue,
     storage: storage as unknown as Storage,
     registry: registry as unknown as EngineRegistry,
-    pool: undefined,
     config: { jobTimeoutMs: 60_000 } as Config,
     log: { error: vi.fn(), warn: vi.fn() } as unknown as FastifyBaseLogger,
   });
@@ -123,7 +122,7 @@ describe('JobService.submit', () => {
     const [key] = storage.put.mock.calls[0] as unknown as [string];
     expect(key).toMatch(/^originals\/.+\/file\.png$/);
     expect(images.insert).toHaveBeenCalledWith(expect.objectContaining({ operation: 'denoising', originalKey: key }));
-    expect(queue.enqueue).toHaveBeenCalledWith(submitted.id);
+    expect(queue.enqueue).toHaveBeenCalledWith(submitted.id, expect.objectContaining({ operation: 'denoising' }));
   });
 
   it('removes the stored photo again when the row cannot be written, and enqueues nothing', async () => {
