@@ -278,6 +278,33 @@ describe('HDR enhancement engine', () => {
     });
   }
 
+  it('brings a photo shot a stop and a half too dark back to its own brightness, not past it', async () => {
+    // Code values scaled by 0.35, as an underexposed JPEG looks: nothing near white.
+    const photo = await fixturePixels('coffee.png');
+    const dark = { ...photo, data: Buffer.from(photo.data.map((v) => Math.round(0.35 * v))) };
+    const { result } = await enhance(dark);
+    const ratio = meanOf(luma(result)) / meanOf(luma(photo));
+    const back = psnr(result.data, photo.data);
+    console.log(`coffee x0.35: mean luma against the photo as shot x${ratio.toFixed(2)}, PSNR ${back.toFixed(1)} dB`);
+    expect(ratio).toBeGreaterThan(0.8);
+    expect(ratio).toBeLessThan(1.25);
+    expect(back).toBeGreaterThan(18);
+  });
+
+  it('leaves a low-key photo dark (highlights at white, the rest deep): shadows open a little, nothing blown up', async () => {
+    // A dark rendering that keeps the whites: what a photographer shooting low-key hands in.
+    const photo = await fixturePixels('astronaut.png');
+    const lowKey = { ...photo, data: Buffer.from(photo.data.map((v) => Math.round(255 * (v / 255) ** 2.5))) };
+    const { result } = await enhance(lowKey);
+    const ratio = meanOf(luma(result)) / meanOf(luma(lowKey));
+    console.log(
+      `astronaut low-key (mean ${meanOf(luma(lowKey)).toFixed(1)}): mean luma x${ratio.toFixed(2)}, clipped ${(100 * clippedShare(lowKey)).toFixed(2)}% -> ${(100 * clippedShare(result)).toFixed(2)}%`,
+    );
+    expect(ratio).toBeGreaterThan(1);
+    expect(ratio).toBeLessThan(1.25);
+    expect(clippedShare(result)).toBeLessThanOrEqual(clippedShare(lowKey));
+  });
+
   it('lifts a dusk photo only a little (the rocket launch: dim on purpose, its lights not blown)', async () => {
     const photo = await fixturePixels('rocket.jpg');
     const { result } = await enhance(photo);

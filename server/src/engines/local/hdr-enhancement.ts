@@ -7,28 +7,40 @@ import { resizeRaw } from '../raster/resize.js';
 
 /**
  * Exposure correction with local tone mapping, classical and model-free.
- * 1. Exposure estimation: the log-average luminance (the "key", Reinhard et al. 2002) says how under-exposed the
- *    photo is; a photo at a daylight key is left almost alone, one a stop or more below gets the full correction
- *    (the strength slider scales it).
+ * 1. Exposure from the highlights: the brightest channel's 99.5th percentile (the photo's white point) says whether
+ *    the photo was underexposed. An underexposed photo has nothing near white; a low-key or backlit one, dark as it
+ *    may be, has its highlights where the photographer put them. A white point well below white gets an exposure gain
+ *    that brings it back towards white (the strength slider scales it).
  * 2. Base/detail split (Durand & Dorsey 2002): log luminance is split by an edge-preserving smoother (the guided
  *    filter of He et al. 2010) into a base layer (the lighting) and a detail layer (texture).
- * 3. The base gets an exposure gain (its bright end goes towards white) and an adaptive gamma that brings the key to
- *    a normal one; the detail is kept and gently boosted, so shadows open up with their texture, where a global
- *    gamma flattens them.
+ * 3. When the key (log-average luminance, Reinhard et al. 2002) is still low, an adaptive gamma on the base, pivoting
+ *    at its bright end, brings the key towards a normal one: in full on an underexposed photo (its crushed shadows),
+ *    and on a photo whose highlights are already at white only so far that its mean brightness rises a little (a
+ *    low-key or backlit photo opens its shadows, it is not turned into a daylight one). The detail is kept and gently
+ *    boosted, so shadows open up with their texture, where a global gamma flattens them.
  * 4. The ratio of new to old luminance is a gain map applied equally to R, G and B, which keeps hue and saturation;
  *    a soft shoulder rolls the brightest channel off below 255, so no pixel that was not clipped becomes clipped.
  */
 
 /**
- * Key (log-average luminance, 0-1 code values) from which a photo counts as normally exposed and is left alone;
- * below it the lift eases in. Daylight photos sit at 0.22-0.45; a dusk scene (rocket.jpg, 0.19) gets a mild lift.
+ * White points (brightest channel, 99.5th percentile, 0-1) between which a photo counts from underexposed to
+ * exposed as shot. On the tuning set, photos darkened by 1 to 2 stops sit at 0.34-0.50 and photos as shot, low-key
+ * ones included, at 0.86-1: the ramp spans the gap between them.
  */
+const WHITE_UNDER = 0.55;
+const WHITE_OK = 0.85;
+/** Where the exposure gain puts the white point. */
+const WHITE_TARGET = 0.95;
+/** Key (log-average luminance, 0-1 code values) below which the shadows are lifted; daylight photos sit at 0.22-0.45. */
 const KEY_OK = 0.25;
-/** Key the correction aims at. */
+/** Key the lift aims at. */
 const TARGET_KEY = 0.24;
-/** Where the bright end of the base goes at most (below the shoulder, so highlights keep their shape). */
-const WHITE = 0.85;
-/** Exposure gain cap (4x: two stops), so a night scene is not turned into day nor black noise blown up. */
+/**
+ * A photo exposed as shot (white point at WHITE_OK or above) has its mean brightness raised at most this much by the
+ * lift; the cap widens as the white point shows underexposure (1 + 0.15 / (1 - u)) and goes at full underexposure.
+ */
+const AS_SHOT_LIFT = 0.15;
+/** Exposure gain cap (4x: two stops in code values), so a night scene is not turned into day nor noise blown up. */
 const MAX_EXPOSURE = 4;
 /** The strongest lift: the base's gamma never goes below this. */
 const MIN_GAMMA = 0.4;
@@ -87,6 +99,44 @@ function pixelLuminance(data: Uint8Array, o: number, c: number): number {
     : (data[o] as number) / 255;
 }
 
+/** max(R, G, B) per pixel, 0-1: the white point is the brightest channel's, so a saturated colour is not clipped. */
+function brightestChannel(img: RawImage): Float32Array {
+  const { data, channels: c } = img;
+  const out = new Float32Array(img.width * img.height);
+  for (let i = 0; i < out.length; i++) {
+    const o = i * c;
+    out[i] =
+      (c >= 3 ? Math.max(data[o] as number, data[o + 1] as number, data[o + 2] as number) : (data[o] as number)) / 255;
+  }
+  return out;
+}
+
+/**
+ * The gamma closest to `gamma` (and at most 1) whose lift of the base raises its mean brightness at most `cap` times,
+ * by bisection on every 7th base pixel (the lift is monotone in the gamma).
+ */
+function capLift(base: Float32Array, pivot: number, gamma: number, cap: number): number {
+  const ratio = (g: number) => {
+    let before = 0;
+    let after = 0;
+    for (let i = 0; i < base.length; i += 7) {
+      const b = base[i] as number;
+      before += Math.exp(b);
+      after += Math.exp(b < pivot ? pivot + g * (b - pivot) : b);
+    }
+    return after / before;
+  };
+  if (gamma >= 1 || ratio(gamma) <= cap) return gamma;
+  let lo = gamma;
+  let hi = 1;
+  for (let k = 0; k < 20; k++) {
+    const mid = (lo + hi) / 2;
+    if (ratio(mid) > cap) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
 /** strength: 0-2 (the slider's 50 is 1); basePixels: the working size of the base layer (tests make it small). */
 export async function hdrEnhance(photo: RawImage, strength: number, basePixels = BASE_PIXELS): Promise<HdrResult> {
   const { width: w, height: h, channels: c, data } = photo;
@@ -106,16 +156,17 @@ export async function hdrEnhance(photo: RawImage, strength: number, basePixels =
   const radius = Math.max(2, Math.round(Math.min(sw, sh) * RADIUS_SHARE));
   const base = guidedFilter(logSmall, sw, sh, radius, EPS);
 
-  // How far under-exposed: 0 at a normal key or above, 1 from a stop below it; the slider scales the correction.
-  const under = Math.min(1, Math.max(0, (Math.log(KEY_OK) - logMean) / Math.LN2));
-  const amount = Math.min(1, under * s);
-  // The bright end of the lighting goes towards white, then a gamma pivoting there brings the key to the target.
+  // How underexposed, from the white point: 0 for a photo exposed as shot, 1 for one with nothing near white.
+  const white = percentile(brightestChannel(small), 0.995);
+  const u = Math.min(1, Math.max(0, (WHITE_OK - white) / (WHITE_OK - WHITE_UNDER)));
+  const exposure = Math.min(1, s) * u * Math.min(Math.log(MAX_EXPOSURE), Math.max(0, Math.log(WHITE_TARGET / white)));
+  // Then the key: a gamma pivoting at the bright end of the lighting brings it towards the target.
   const pivot = percentile(base, 0.995);
-  const fullExposure = Math.min(Math.log(MAX_EXPOSURE), Math.max(0, Math.log(WHITE) - pivot));
-  const idealGamma = (Math.log(TARGET_KEY) - pivot - fullExposure) / (logMean - pivot);
+  const under = Math.min(1, Math.max(0, (Math.log(KEY_OK) - logMean - exposure) / Math.LN2));
+  const amount = Math.min(1, under * s);
+  const idealGamma = (Math.log(TARGET_KEY) - pivot - exposure) / (logMean - pivot);
   const fullGamma = logMean < pivot ? Math.max(MIN_GAMMA, Math.min(1, idealGamma)) : 1;
-  const exposure = amount * fullExposure;
-  const gamma = 1 - amount * (1 - fullGamma);
+  const gamma = capLift(base, pivot, 1 - amount * (1 - fullGamma), u < 1 ? 1 + AS_SHOT_LIFT / (1 - u) : Infinity);
   const detailBoost = 1 + 0.05 * s + 0.25 * amount;
 
   const out = Buffer.alloc(data.length);
