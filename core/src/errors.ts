@@ -136,6 +136,8 @@ export const ERRORS = {
   ACCOUNT_SUSPENDED: { status: 403, title: 'Account suspended', message: 'Account suspended' },
   /** The admin page and /api/admin/…: only the accounts ADMIN_EMAILS names (guests included get this). */
   ADMIN_ONLY: { status: 403, title: 'Error', message: 'Only administrators may see this page' },
+  /** Block and unblock name an account that has signed in here (the admin page's Accounts lists them). */
+  ACCOUNT_NOT_FOUND: { status: 404, title: 'Error', message: 'No account with this id has signed in here' },
   INVALID_TOKEN: {
     status: 401,
     title: 'Authentication Error',

@@ -9,3 +9,4 @@ export * from './output-size.js';
 export * from './pages.js';
 export * from './params.js';
 export * from './rules.js';
+export * from './text.js';

@@ -9,6 +9,7 @@ import {
   type ParamsOf,
   type TextParam,
 } from './operations.js';
+import { plainText } from './text.js';
 
 export type ParamValue = string | number | boolean;
 export type Params = Record<string, ParamValue>;
@@ -21,7 +22,7 @@ function countWord(text: string, word: string): number {
 function schemaFor(def: ParamDef): z.ZodType<ParamValue> {
   switch (def.kind) {
     case 'text':
-      return z.string().max(def.maxLength, `at most ${def.maxLength} characters`);
+      return plainText('text without control characters').max(def.maxLength, `at most ${def.maxLength} characters`);
     case 'number':
       return numberSchema(def);
     case 'boolean':

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from '../text.js';
 import { jobStatusSchema } from './images.js';
 
 /**
@@ -9,9 +10,9 @@ import { jobStatusSchema } from './images.js';
 /** `GET /api/admin/jobs?status=&operation=&uid=`: the newest jobs of every visitor. */
 export const adminJobsQuery = z.object({
   status: z.enum(['waiting', 'running', 'pending', 'completed', 'failed']).optional(),
-  operation: z.string().max(64).optional(),
-  code: z.string().max(64).optional().describe('Failed jobs with this error code'),
-  uid: z.string().max(128).optional().describe("One account's jobs"),
+  operation: plainText().max(64).optional(),
+  code: plainText().max(64).optional().describe('Failed jobs with this error code'),
+  uid: plainText().max(128).optional().describe("One account's jobs"),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
@@ -89,9 +90,9 @@ export const adminAccountSchema = z.object({
   jobs: z.number().int(),
 });
 export type AdminAccount = z.infer<typeof adminAccountSchema>;
-export const adminAccountsQuery = z.object({ email: z.string().max(320).default('') });
+export const adminAccountsQuery = z.object({ email: plainText().max(320).default('') });
 export const adminAccountListSchema = z.object({ accounts: z.array(adminAccountSchema) });
-export const adminUidParams = z.object({ uid: z.string().min(1).max(128) });
+export const adminUidParams = z.object({ uid: plainText().min(1).max(128) });
 export const adminBlockResultSchema = z.object({
   account: adminAccountSchema,
   /** Waiting jobs of the account that the block cancelled. */

@@ -12,11 +12,18 @@ export function isJobIdInRange(text: string): boolean {
   return Number.isSafeInteger(n) && n >= 1 && n <= MAX_JOB_ID;
 }
 
-/** A job id as text (in the address, `cursor`, `source`): digits; one out of the column's range is a 404. */
-export const jobIdText = z
-  .string()
-  .regex(/^[0-9]{1,12}$/)
-  .refine((v) => isJobIdInRange(v), NO_SUCH_JOB);
+/**
+ * A row id as text (a job's, a key's: both `integer` columns): digits; one out of the column's range fails with
+ * `notFound`, which the server answers as that row's 404.
+ */
+export const rowIdText = (notFound: string) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,12}$/)
+    .refine((v) => isJobIdInRange(v), notFound);
+
+/** A job id as text (in the address, `cursor`, `source`). */
+export const jobIdText = rowIdText(NO_SUCH_JOB);
 
 /** A job id in the address. */
 export const jobIdParams = z.object({ id: jobIdText });

@@ -1,10 +1,15 @@
 import { z } from 'zod';
+import { plainText } from '../text.js';
+import { rowIdText } from './images.js';
+
+/** The validation message of a key id past the column's range: it names no key, so the server answers 404. */
+export const NO_SUCH_KEY = 'names no key';
 
 /** A key's id in the address. */
-export const keyIdParams = z.object({ id: z.string().regex(/^[0-9]{1,12}$/) });
+export const keyIdParams = z.object({ id: rowIdText(NO_SUCH_KEY) });
 
 /** `POST /api/keys`: a name to know the key by. */
-export const createKeyBody = z.object({ name: z.string().trim().min(1).max(100) }).strict();
+export const createKeyBody = z.object({ name: plainText().trim().min(1).max(100) }).strict();
 
 /** `GET /api/keys`: a key as listed; never its secret. */
 export const apiKeySchema = z.object({

@@ -162,13 +162,15 @@ export class AdminRepository {
     return row && { ...row.account, jobs: Number(row.jobs) };
   }
 
-  /** Blocks or unblocks an account (one that never signed in here is recorded, so that it is blocked when it does). */
-  async setBlocked(uid: string, by: string | null): Promise<void> {
+  /** Blocks (`by` an administrator) or unblocks an account that has signed in here; false when there is none. */
+  async setBlocked(uid: string, by: string | null): Promise<boolean> {
     const blocked = { blockedAt: by ? new Date() : null, blockedBy: by };
-    await this.db
-      .insert(accounts)
-      .values({ uid, ...blocked })
-      .onConflictDoUpdate({ target: accounts.uid, set: blocked });
+    const rows = await this.db
+      .update(accounts)
+      .set(blocked)
+      .where(eq(accounts.uid, uid))
+      .returning({ uid: accounts.uid });
+    return rows.length > 0;
   }
 
   async blockedUids(): Promise<string[]> {

@@ -12,6 +12,7 @@ import {
 } from '@ai-editor/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AccountGuard } from '../services/account-guard.js';
 import type { Auth } from '../services/auth/index.js';
 import { ownerOf } from '../services/sessions.js';
 import { usageKey } from '../services/usage.js';
@@ -36,8 +37,11 @@ export async function meView(request: FastifyRequest, auth: Auth): Promise<Me> {
   };
 }
 
-/** Sign-in binds the session cookie to the verified user; sign-out unbinds it (docs/product.md#sessions). */
-export function sessionRoutes(fastify: FastifyInstance, auth: Auth) {
+/**
+ * Sign-in binds the session cookie to the verified user, unless the account is blocked; sign-out unbinds it
+ * (docs/product.md#sessions).
+ */
+export function sessionRoutes(fastify: FastifyInstance, auth: Auth, guard: Pick<AccountGuard, 'check'>) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/api/session',
@@ -58,6 +62,8 @@ export function sessionRoutes(fastify: FastifyInstance, auth: Auth) {
       // Without a body the identity hook has already verified the Bearer token.
       const user = token ? await auth.verifier.verify(token) : request.authUser;
       if (!user) throw new AppError('INVALID_TOKEN');
+      // The token in the body was not known when the guard's hook ran.
+      await guard.check(user, { signingOut: false, log: request.log });
       const oldSessionId = request.sessionId;
       startNewSession(request, reply);
       await auth.sessions.bind(oldSessionId, request.sessionId, user);

@@ -102,7 +102,7 @@ export class AdminService {
   /** Blocks an account: its requests get 403 'Account suspended' and its pending jobs are cancelled. */
   async block(actor: Actor, uid: string): Promise<{ account: AdminAccount; cancelledJobs: number[] }> {
     if (uid === actor.uid) throw new AppError('BAD_REQUEST', { reason: 'You cannot block your own account' });
-    await this.deps.repo.setBlocked(uid, actor.uid);
+    if (!(await this.deps.repo.setBlocked(uid, actor.uid))) throw new AppError('ACCOUNT_NOT_FOUND');
     this.blocked.add(uid);
     const cancelledJobs: number[] = [];
     for (const id of await this.deps.repo.pendingOf(uid)) {
@@ -119,7 +119,7 @@ export class AdminService {
   }
 
   async unblock(actor: Actor, uid: string): Promise<{ account: AdminAccount; cancelledJobs: number[] }> {
-    await this.deps.repo.setBlocked(uid, null);
+    if (!(await this.deps.repo.setBlocked(uid, null))) throw new AppError('ACCOUNT_NOT_FOUND');
     this.blocked.delete(uid);
     await this.audit(actor, 'unblock-account', `account:${uid}`);
     return { account: await this.account(uid), cancelledJobs: [] };
@@ -139,7 +139,7 @@ export class AdminService {
 
   private async account(uid: string): Promise<AdminAccount> {
     const row = await this.deps.repo.account(uid);
-    if (!row) throw new AppError('NOT_FOUND');
+    if (!row) throw new AppError('ACCOUNT_NOT_FOUND');
     return accountView(row);
   }
 
