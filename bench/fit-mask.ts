@@ -1,5 +1,5 @@
 /**
- * Fit mask to object (engines/select/refine-mask.ts) on objects with a known truth (bench/support/selection-cases.ts):
+ * Fit mask to object (engines/select/refine-mask.ts) on objects with a known truth (test-support/selection-cases.ts):
  * a brushed mask made from each object's outline, moved by 8 % / 6 % of its size and grown by 3 % (it misses one
  * side and spills past the other). Per case: the share of the object the strokes cover and the fitted mask covers,
  * what the fit adds beyond the object (grown against halos) and beyond the strokes, as a share of the object's area,

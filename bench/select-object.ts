@@ -1,5 +1,5 @@
 /**
- * "Select object" methods compared on objects with a known truth (bench/support/selection-cases.ts): per case and
+ * "Select object" methods compared on objects with a known truth (test-support/selection-cases.ts): per case and
  * mean, the IoU of each method's mask with the truth (before the halo dilation), the truth covered by the dilated
  * mask the API returns, and the time. Methods run in this thread, one after another, as they would in an engine
  * host. Then the click latency at 1920 px (each case enlarged so that its long side is 1920 px), as the engine
