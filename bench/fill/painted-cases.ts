@@ -2,7 +2,8 @@
  * The fill bench's painted-mask cases: masks painted the way people paint them, on real photos whose content under the
  * mask is the truth. A blob over background that touches a neighbouring object (`touch`), a date stamped in strokes
  * (`text`), a blob across a structure (`across`). Every mask lies over background that continues under it, so a good
- * fill recreates that background; pasting the neighbour in shows as pixels far from the truth (`foreignShare` in test-support/painted-cases.ts).
+ * fill recreates that background; pasting the neighbour in shows as pixels far from the truth (`foreignShare`, in
+ * test-support/painted-cases.ts with the rest of how a case is painted and scored).
  *
  * The cases come in sets: the tuning set and held-out sets, each committed before any fill ran on it, each seen data
  * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). held-out-19 is the one
