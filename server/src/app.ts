@@ -44,11 +44,13 @@ import { IdempotencyService } from './services/idempotency.js';
 import { describeJob } from './services/job-hints.js';
 import { JobRunner } from './services/job-runner.js';
 import { imageView } from './services/job-view.js';
+import { JobWatch } from './services/job-watch.js';
 import { JobService } from './services/jobs.js';
 import { LibraryService } from './services/library.js';
 import { RecommendationService } from './services/recommendations.js';
 import { RetentionService } from './services/retention.js';
 import { sessionSecret } from './services/sessions.js';
+import { SubmitJob } from './services/submit-job.js';
 import { WebhookService, watchJobsForWebhooks } from './services/webhooks.js';
 import { SHUTDOWN_DEADLINE_MS, within } from './shutdown.js';
 
@@ -61,6 +63,9 @@ function healthTokenCheck(token: string | undefined) {
     return typeof given === 'string' && timingSafeEqual(createHash('sha256').update(given).digest(), expected);
   };
 }
+
+/** A streamed job is read again this often even without a notice (queue position; a notice lost with Redis). */
+const JOB_REFRESH_MS = 5_000;
 
 /** JSON (and text) bodies; uploads have their own limit (MAX_UPLOAD_BYTES). */
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -186,18 +191,17 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     log: app.log,
   });
   watchJobsForWebhooks(jobs, webhooks, app.log);
-  imageRoutes(app, {
+  const submit = new SubmitJob({
     jobs,
-    storage,
     limits: config,
     admission: auth.rules,
-    beforeDownload: auth.rules.beforeDownload,
     idempotency,
     checkWebhook: (url) => webhooks.checkUrl(url),
     allowance: (uid, operation) => auth.usage.allowance(uid, operation),
   });
+  imageRoutes(app, { jobs, submit, storage, admission: auth.rules, beforeDownload: auth.rules.beforeDownload });
   keyRoutes(app, { apiKeys: auth.apiKeys, jobs, webhooks });
-  jobEventRoutes(app, { jobs, changes });
+  jobEventRoutes(app, { jobs, watch: new JobWatch({ jobs, changes, log: app.log, refreshMs: JOB_REFRESH_MS }) });
   // Deleted photos are dropped from what the engine hosts keep about them (Select object's answers, which also
   // expire 10 minutes after the photo's last click, long before its files do).
   const forgetPhoto = (key: string) => pool?.forget(key);

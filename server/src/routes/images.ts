@@ -1,70 +1,46 @@
 import {
   AppError,
-  checkOutputSize,
-  getOperation,
   imageJobSchema,
   jobIdParams,
   LIMITS,
   type OperationId,
   type OutputFormat,
-  parseParams,
   resultFileName,
   resultFileParams,
   submitFormSchema,
   submitHeaders,
   submitQuery,
 } from '@ai-editor/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { previewPng } from '../adapters/image-preview.js';
 import { encodeOutput } from '../adapters/output-format.js';
 import type { Storage } from '../adapters/storage.js';
 import type { ImageRow } from '../db/schema.js';
-import { fingerprint, type IdempotencyService } from '../services/idempotency.js';
 import { imageView, isGuestJob } from '../services/job-view.js';
-import type { JobService, JobSource } from '../services/jobs.js';
+import type { JobService } from '../services/jobs.js';
 import type { Rules } from '../services/rules.js';
 import { ownerOf } from '../services/sessions.js';
-import { checkFiles, type UploadLimits } from '../services/uploads.js';
+import type { SubmitJob } from '../services/submit-job.js';
 import { fileResponse, streamedBody } from './schemas.js';
 import { readSubmission } from './submission.js';
 import { submitterOf } from './visitor.js';
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
-/** The `source` (a job id) and `sourceIndex` (which of its results, 0 by default) fields of a chained job. */
-function parseSource(id: string | undefined, index: string | undefined): JobSource | undefined {
-  if (id === undefined) {
-    if (index !== undefined) throw new AppError('INVALID_PARAMETER', { field: 'sourceIndex', reason: 'needs source' });
-    return undefined;
-  }
-  if (!/^[1-9][0-9]{0,11}$/.test(id))
-    throw new AppError('INVALID_PARAMETER', { field: 'source', reason: 'must be a job id' });
-  if (index !== undefined && !/^[0-9]{1,2}$/.test(index)) {
-    throw new AppError('INVALID_PARAMETER', { field: 'sourceIndex', reason: 'must be a result index' });
-  }
-  return { id: Number(id), index: Number(index ?? 0) };
-}
-
 export interface ImageRouteDeps {
   jobs: JobService;
+  submit: SubmitJob;
   storage: Storage;
-  limits: UploadLimits;
-  /** Who may submit (services/rules.ts): checked before the upload is validated, counted once it is valid. */
-  admission?: Pick<Rules, 'check' | 'admit'>;
-  /** Keeps each submission's `Idempotency-Key` (absent: the header is ignored). */
-  idempotency?: IdempotencyService;
+  /** Who may submit (services/rules.ts): a retry is checked like a submission. */
+  admission?: Pick<Rules, 'check'>;
   /** Rules that apply to file downloads (the sign-in service refuses guests here). */
   beforeDownload?: Rules['beforeDownload'];
-  /** Checks a submission's `webhook` URL (422 for a private target); absent: webhooks are not offered. */
-  checkWebhook?: (url: string) => Promise<void>;
-  /** The uses left today of an operation, told to API-key callers in RateLimit headers. */
-  allowance?: (uid: string, operation: OperationId) => Promise<{ limit: number; remaining: number; resetS: number }>;
 }
 
 export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
-  const { jobs, storage, limits } = deps;
+  const { jobs, submit, storage } = deps;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.post(
@@ -89,61 +65,20 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
     },
     async (request, reply) => {
       // Who may ask for what is answered as soon as the operation is known, before the upload is read.
-      const submission = await readSubmission(request, async (name) => {
-        await deps.admission?.check(submitterOf(request), name);
-        jobs.assertAvailable(name);
+      const submission = await readSubmission(request, (name) => submit.precheck(submitterOf(request), name));
+      const { row, replayed, allowance } = await submit.submit(submission, {
+        ...ownerOf(request),
+        apiKeyId: request.apiKeyId,
+        idempotencyKey: request.headers['idempotency-key'],
       });
-      const {
-        operation,
-        fields: { source: sourceField, sourceIndex, webhook, ...fields },
-      } = submission;
-      const files = [...submission.files];
-      const op = getOperation(operation);
-      const owner = ownerOf(request);
-      // A chained job names an earlier job instead of sending a photo: its result is read from our storage.
-      const source = parseSource(sourceField, sourceIndex);
-      if (source) files.push({ field: 'file', bytes: await jobs.sourceResult(owner, source), stored: true });
-      const checked = await checkFiles(op, files, limits);
-      const params = parseParams(op, fields);
-      checkOutputSize(operation, params, checked.file, limits.maxOutputPixels);
-      const api = request.apiKeyId === undefined ? undefined : { keyId: request.apiKeyId, webhookUrl: webhook };
-      if (webhook !== undefined) {
-        if (!api || !deps.checkWebhook) throw new AppError('WEBHOOK_NEEDS_API_KEY');
-        await deps.checkWebhook(webhook);
+      if (allowance) {
+        reply.header('RateLimit-Limit', String(allowance.limit));
+        reply.header('RateLimit-Remaining', String(allowance.remaining));
+        reply.header('RateLimit-Reset', String(allowance.resetS));
       }
-      let made: ImageRow | undefined;
-      const create = async () => {
-        const admitted = await deps.admission?.admit(request, operation);
-        try {
-          made = await jobs.submit(owner, operation as OperationId, params, checked, source, api);
-        } catch (err) {
-          await admitted?.cancelled();
-          throw err;
-        }
-        await admitted?.accepted(made);
-        return made.id;
-      };
-      // One submission per Idempotency-Key: a repeat answers with the job the first one made (no new use).
-      const key = request.headers['idempotency-key'];
-      let replayedId: number | undefined;
-      if (key && deps.idempotency) {
-        const { imageId, replayed } = await deps.idempotency.once(owner, key, fingerprint(submission), create);
-        if (replayed) replayedId = imageId;
-      } else await create();
-      if (api && request.uid && deps.allowance) {
-        // Programs see their allowance of this operation (the IETF RateLimit header fields, draft 7).
-        const { limit, remaining, resetS } = await deps.allowance(request.uid, operation);
-        reply.header('RateLimit-Limit', String(limit));
-        reply.header('RateLimit-Remaining', String(remaining));
-        reply.header('RateLimit-Reset', String(resetS));
-      }
-      if (replayedId !== undefined) {
-        reply.header('Idempotent-Replayed', 'true');
-        reply.code(200);
-        return imageView(await jobs.getOwned(replayedId, owner), jobs);
-      }
-      reply.code(201);
-      return imageView(made as ImageRow, jobs);
+      if (replayed) reply.header('Idempotent-Replayed', 'true');
+      reply.code(replayed ? 200 : 201);
+      return imageView(row, jobs);
     },
   );
 
