@@ -2,23 +2,20 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { imageJobSchema, jobIdParams } from '@ai-editor/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { JobChanges } from '../adapters/job-events.js';
 import { owns } from '../repositories/images.js';
-import { imageView } from '../services/job-view.js';
+import type { JobWatch } from '../services/job-watch.js';
 import type { JobService } from '../services/jobs.js';
 import { ownerOf } from '../services/sessions.js';
 
 export interface JobEventRouteDeps {
   jobs: JobService;
-  changes: JobChanges;
+  /** Reads each watched job once per change for all its streams. */
+  watch: JobWatch;
   /** A comment line this often keeps proxies and the idle timeout from closing a quiet stream. */
   heartbeatMs?: number;
-  /** The job is read again this often even without a notice (queue position; a notice lost with Redis). */
-  refreshMs?: number;
 }
 
 const HEARTBEAT_MS = 15_000;
-const REFRESH_MS = 5_000;
 /** What the browser's EventSource waits before reconnecting a dropped stream. */
 const RETRY_MS = 1_000;
 
@@ -29,7 +26,7 @@ const RETRY_MS = 1_000;
  * like every job route (anyone else gets the 404 of a job that does not exist, before any stream starts).
  */
 export function jobEventRoutes(fastify: FastifyInstance, deps: JobEventRouteDeps) {
-  const { jobs, changes } = deps;
+  const { jobs, watch } = deps;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const open = new Set<() => void>();
   // Open streams would hold the server's close until their jobs end: they are ended first.
@@ -71,53 +68,29 @@ export function jobEventRoutes(fastify: FastifyInstance, deps: JobEventRouteDeps
       });
       res.write(`retry: ${RETRY_MS}\n\n`);
 
-      let ended = false;
       let last = '';
-      let reading = false;
-      let again = false;
+      let ended = false;
+      const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), deps.heartbeatMs ?? HEARTBEAT_MS);
       const end = () => {
         if (ended) return;
         ended = true;
-        unsubscribe();
+        unwatch();
         clearInterval(heartbeat);
-        clearInterval(refresh);
         open.delete(end);
         res.end();
       };
-      // Reads the row and sends it when it differs from the last sent; one read at a time, the last notice wins.
-      const send = async () => {
+      // Sends the job when its view differs from the last one sent, and ends the stream once the job has ended.
+      const unwatch = watch.watch(id, (row, view) => {
         if (ended) return;
-        if (reading) {
-          again = true;
-          return;
+        if (!row || !owns(owner, row)) return end();
+        if (view !== undefined && view !== last) {
+          last = view;
+          res.write(`data: ${view}\n\n`);
         }
-        reading = true;
-        try {
-          do {
-            again = false;
-            const row = await jobs.find(id);
-            if (ended) return;
-            if (!row || !owns(owner, row)) return end();
-            const data = JSON.stringify(await imageView(row, jobs));
-            if (data !== last) {
-              last = data;
-              res.write(`data: ${data}\n\n`);
-            }
-            if (row.status !== 'pending') return end();
-          } while (again);
-        } catch (err) {
-          request.log.warn({ err, job: id }, 'status stream read failed');
-        } finally {
-          reading = false;
-        }
-      };
-      // Listening before the first read: a change between the two is not missed.
-      const unsubscribe = changes.subscribe(id, () => void send());
-      const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), deps.heartbeatMs ?? HEARTBEAT_MS);
-      const refresh = setInterval(() => void send(), deps.refreshMs ?? REFRESH_MS);
+        if (row.status !== 'pending') end();
+      });
       open.add(end);
       res.on('close', end);
-      await send();
     },
   );
 }
