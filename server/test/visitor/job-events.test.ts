@@ -92,7 +92,17 @@ describe('job status stream', () => {
     const stream = await watch(v, job.id);
     await new Promise((r) => setTimeout(r, 100));
     stream.stop();
-    await stream.events;
-    await v.waitFor(job.id);
+    // Left while the job ran (the engine takes 1.5 s): the job as it was, no completion.
+    const seen = await stream.events;
+    expect(seen[0]?.data.status).toBe('pending');
+    expect(seen.some((e) => e.data.status !== 'pending')).toBe(false);
+    const done = (await v.waitFor(job.id)) as unknown as Job;
+    expect(done.status).toBe('completed');
+    const result = await v.fetch(done.processedUrl as string);
+    expect(result.status).toBe(200);
+    expect(result.headers.get('content-type')).toMatch(/^image\//);
+    // Coming back, the visitor is shown the finished job at once.
+    const again = await (await watch(v, job.id)).events;
+    expect(again.map((e) => e.data.status)).toEqual(['completed']);
   });
 });
