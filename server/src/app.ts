@@ -1,4 +1,4 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AppError, NO_CONTROL_CHARACTERS, NO_SUCH_JOB, NO_SUCH_KEY, type OperationId } from '@ai-editor/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
@@ -19,11 +19,11 @@ import { ContactMessageRepository } from './repositories/contact-messages.js';
 import { IdempotencyKeyRepository } from './repositories/idempotency-keys.js';
 import { ImageRepository } from './repositories/images.js';
 import { WebhookDeliveryRepository } from './repositories/webhook-deliveries.js';
-import { drainBody, registerJsonParser } from './request-bodies.js';
+import { drainBody, limitBodyTime, registerJsonParser } from './request-bodies.js';
 import { adminRoutes } from './routes/admin.js';
 import { clientConfigRoutes } from './routes/client-config.js';
 import { contactRoutes } from './routes/contact.js';
-import { healthRoutes } from './routes/health.js';
+import { healthRoutes, healthTokenCheck } from './routes/health.js';
 import { healthProbeRoutes } from './routes/health-probes.js';
 import { imageRoutes } from './routes/images.js';
 import { jobEventRoutes } from './routes/job-events.js';
@@ -53,16 +53,6 @@ import { sessionSecret } from './services/sessions.js';
 import { SubmitJob } from './services/submit-job.js';
 import { WebhookService, watchJobsForWebhooks } from './services/webhooks.js';
 import { SHUTDOWN_DEADLINE_MS, within } from './shutdown.js';
-
-/** Health details for operators: the request carries `X-Health-Token: <HEALTH_DETAILS_TOKEN>` (none when unset). */
-function healthTokenCheck(token: string | undefined) {
-  if (!token) return () => false;
-  const expected = createHash('sha256').update(token).digest();
-  return (request: import('fastify').FastifyRequest) => {
-    const given = request.headers['x-health-token'];
-    return typeof given === 'string' && timingSafeEqual(createHash('sha256').update(given).digest(), expected);
-  };
-}
 
 /** A streamed job is read again this often even without a notice (queue position; a notice lost with Redis). */
 const JOB_REFRESH_MS = 5_000;
@@ -388,23 +378,4 @@ function toAppError(err: RequestError, request: import('fastify').FastifyRequest
     appError = new AppError('INTERNAL');
   }
   return appError;
-}
-
-/**
- * A request body (a 10 MB upload included) must arrive within `ms` of the request's start; a trickled one is cut
- * off by closing its connection. (Node's own requestTimeout did not end a body that keeps trickling in here.)
- */
-function limitBodyTime(app: FastifyInstance, ms: number) {
-  app.addHook('onRequest', async (request) => {
-    const raw = request.raw;
-    if (raw.complete) return;
-    const timer = setTimeout(() => {
-      if (raw.complete) return;
-      request.log.warn({ url: request.url }, `request body not received within ${ms} ms: connection closed`);
-      raw.socket.destroy();
-    }, ms);
-    timer.unref();
-    raw.once('end', () => clearTimeout(timer));
-    raw.once('close', () => clearTimeout(timer));
-  });
 }

@@ -63,3 +63,22 @@ export function registerJsonParser(app: FastifyInstance): void {
     });
   });
 }
+
+/**
+ * A request body (a 10 MB upload included) must arrive within `ms` of the request's start; a trickled one is cut
+ * off by closing its connection. (Node's own requestTimeout did not end a body that keeps trickling in here.)
+ */
+export function limitBodyTime(app: FastifyInstance, ms: number) {
+  app.addHook('onRequest', async (request) => {
+    const raw = request.raw;
+    if (raw.complete) return;
+    const timer = setTimeout(() => {
+      if (raw.complete) return;
+      request.log.warn({ url: request.url }, `request body not received within ${ms} ms: connection closed`);
+      raw.socket.destroy();
+    }, ms);
+    timer.unref();
+    raw.once('end', () => clearTimeout(timer));
+    raw.once('close', () => clearTimeout(timer));
+  });
+}

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { getOperation, healthSchema } from '@ai-editor/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -20,6 +21,16 @@ export interface HealthDeps {
    * or not, and which operations are available.
    */
   isAdmin?: (request: FastifyRequest) => boolean | Promise<boolean>;
+}
+
+/** Health details for operators: the request carries `X-Health-Token: <HEALTH_DETAILS_TOKEN>` (none when unset). */
+export function healthTokenCheck(token: string | undefined): (request: FastifyRequest) => boolean {
+  if (!token) return () => false;
+  const expected = createHash('sha256').update(token).digest();
+  return (request) => {
+    const given = request.headers['x-health-token'];
+    return typeof given === 'string' && timingSafeEqual(createHash('sha256').update(given).digest(), expected);
+  };
 }
 
 /** The live state of every part, for the status page and for monitoring. 503 when a part is down. */
