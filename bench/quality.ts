@@ -6,7 +6,11 @@
  *   (>= 32 dB);
  * - hdr: underexposed photos against the photo before darkening (brightness ratio 0.8-1.25, PSNR >= 18 dB), low-key
  *   photos not blown up (brightness ratio <= 1.25), well-exposed and backlit photos left close to themselves (PSNR
- *   >= 30 dB, brightness ratio 0.95-1.1).
+ *   >= 30 dB, brightness ratio 0.95-1.1);
+ * - denoising: photos given sigma-25 noise (bench/support/quality-cases-denoise-cartoon.ts), the PSNR against the
+ *   clean photo and the texture ratio on fur or foliage (>= 0.85): the strength of the result's fine detail there
+ *   against the clean photo's;
+ * - cartoonization: the blotch share (<= 0.5%): the share of the picture under dark blotches the photo does not have.
  * Engines run at their default settings, in this process.
  * Run: npm run bench:quality
  *   QUALITY_ONLY=restoration,hdr   sections to run (default all)
@@ -21,7 +25,7 @@ import { loadLocalEngine } from '../server/src/engines/local-engines.js';
 import type { RawImage } from '../server/src/engines/raster/image.js';
 import type { Engine } from '../server/src/engines/types.js';
 import { fromPng, recordingContext, toPng } from '../test-support/engine-ctx.js';
-import { luma, psnr } from '../test-support/metrics.js';
+import { addGaussianNoise, gaussianBlur, luma, psnr } from '../test-support/metrics.js';
 import {
   type CaseSet,
   damageGrey,
@@ -31,6 +35,13 @@ import {
   loadPhoto,
   RESTORATION_CASES,
 } from './support/quality-cases.js';
+import {
+  type Box,
+  CARTOON_CASES,
+  DENOISE_CASES,
+  DENOISE_SIGMA,
+  loadRepoPhoto,
+} from './support/quality-cases-denoise-cartoon.js';
 
 const set: CaseSet = process.env.QUALITY_SET === 'tuning' ? 'tuning' : 'held-out';
 const only = process.env.QUALITY_ONLY?.split(',');
@@ -199,12 +210,199 @@ function hdrMet(kind: HdrKind, ratio: number, p: number): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Denoising
+// ---------------------------------------------------------------------------------------------------------------
+
+const DENOISE_TARGETS = { texture: 0.85 };
+/** Fine detail: luma less its Gaussian blur of this sigma (fur hairs and grass blades are 1-3 px wide). */
+const DETAIL_SIGMA = 1.5;
+
+/**
+ * Fine detail inside `box`, the result's against the clean photo's: `texture`, the ratio of their strengths (RMS),
+ * below 1 where the result is waxy (the target: fur and foliage as textured as in the clean photo); `kept`, the
+ * projection of the result's detail onto the clean photo's, <d_out, d_clean> / <d_clean, d_clean>, the share of the
+ * true detail that is there (noise left in the result is uncorrelated with the truth and adds to neither this nor
+ * the PSNR).
+ */
+function detailRatios(out: RawImage, clean: RawImage, box: Box | undefined): { texture: number; kept: number } {
+  const { width: w, height: h } = clean;
+  const b = box ?? { x: 0, y: 0, w, h };
+  const detail = (img: RawImage) => {
+    const y = luma(img);
+    const blur = gaussianBlur(y, w, h, DETAIL_SIGMA);
+    for (let i = 0; i < y.length; i++) y[i] = (y[i] as number) - (blur[i] as number);
+    return y;
+  };
+  const dOut = detail(out);
+  const dClean = detail(clean);
+  let cross = 0;
+  let self = 0;
+  let outSelf = 0;
+  for (let y = b.y; y < b.y + b.h; y++) {
+    for (let x = b.x; x < b.x + b.w; x++) {
+      const i = y * w + x;
+      cross += (dOut[i] as number) * (dClean[i] as number);
+      self += (dClean[i] as number) ** 2;
+      outSelf += (dOut[i] as number) ** 2;
+    }
+  }
+  return { texture: Math.sqrt(outSelf / self), kept: cross / self };
+}
+
+async function denoisingSection(): Promise<boolean> {
+  console.log(
+    `\n## Denoising (${set}): sigma ${DENOISE_SIGMA} noise; PSNR against the clean photo; texture ratio on fur or foliage (target >= ${DENOISE_TARGETS.texture})`,
+  );
+  const rows: string[][] = [];
+  let allMet = true;
+  for (const c of DENOISE_CASES[set]) {
+    const clean = await loadRepoPhoto(c.photo);
+    const noisy = addGaussianNoise(clean, DENOISE_SIGMA, c.seed);
+    const { image: out, seconds } = await runTool('denoising', noisy);
+    const { texture, kept } = detailRatios(out, clean, c.texture);
+    const met = texture >= DENOISE_TARGETS.texture;
+    allMet &&= met;
+    rows.push([
+      c.name,
+      fmt(psnr(noisy.data, clean.data), 2),
+      fmt(psnr(out.data, clean.data), 2),
+      fmt(texture, 2),
+      fmt(kept, 2),
+      fmt(seconds),
+      mark(met),
+    ]);
+    await save(`denoising-${set}-${c.name}-noisy`, noisy);
+    await save(`denoising-${set}-${c.name}-result`, out);
+  }
+  table(['case', 'noisy dB', 'result dB', 'texture', 'kept', 's', 'target'], rows);
+  console.log(`denoising targets met on every case: ${allMet ? 'yes' : 'no'}`);
+  return allMet;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cartoonization
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * A blotch is ink the photo does not explain: pixels dark in the cartoon (luma < BLOTCH_DARK) where the photo, blurred
+ * a little, is at least BLOTCH_GAP brighter, that either lie in a dark patch wider than an outline (they survive an
+ * opening by a (2 * BLOTCH_RADIUS + 1)-wide square, which erases lines up to 2 * BLOTCH_RADIUS px wide) or form a
+ * fragment too small to be a stroke (an 8-connected piece of fewer than BLOTCH_FRAGMENT pixels: the dots and dashes
+ * texture leaves). Outlines along edges are long and thin and count for nothing; dark areas the photo has (pupils,
+ * a black dog) are not blotches.
+ */
+const BLOTCH_DARK = 60;
+const BLOTCH_GAP = 50;
+const BLOTCH_RADIUS = 2;
+const BLOTCH_FRAGMENT = 40;
+const CARTOON_TARGETS = { blotchShare: 0.005 };
+
+function squareMin(mask: Uint8Array, w: number, h: number, r: number, keep: 0 | 1): Uint8Array {
+  // Erosion (keep = 1: a pixel stays set when its whole square is) or dilation (keep = 0), separably.
+  const pass = (src: Uint8Array, dx: number, dy: number) => {
+    const out = new Uint8Array(src.length);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        let v = keep;
+        for (let k = -r; k <= r && v === keep; k++) {
+          const xx = Math.min(w - 1, Math.max(0, x + k * dx));
+          const yy = Math.min(h - 1, Math.max(0, y + k * dy));
+          if ((src[yy * w + xx] as number) !== keep) v = keep ? 0 : 1;
+        }
+        out[y * w + x] = v;
+      }
+    }
+    return out;
+  };
+  return pass(pass(mask, 1, 0), 0, 1);
+}
+
+/** The 8-connected pieces of a mask: each set pixel's piece size (0 where unset). */
+function pieceSizes(mask: Uint8Array, w: number, h: number): Int32Array {
+  const sizes = new Int32Array(mask.length);
+  const seen = new Uint8Array(mask.length);
+  const stack: number[] = [];
+  const members: number[] = [];
+  for (let s = 0; s < mask.length; s++) {
+    if (!mask[s] || seen[s]) continue;
+    seen[s] = 1;
+    stack.push(s);
+    members.length = 0;
+    while (stack.length) {
+      const i = stack.pop() as number;
+      members.push(i);
+      const x = i % w;
+      const y = (i - x) / w;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          const yy = y + dy;
+          if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+          const j = yy * w + xx;
+          if (mask[j] && !seen[j]) {
+            seen[j] = 1;
+            stack.push(j);
+          }
+        }
+      }
+    }
+    for (const i of members) sizes[i] = members.length;
+  }
+  return sizes;
+}
+
+/** The blotch pixels of a cartoon of `photo` (1 = blotch). */
+function blotches(cartoon: RawImage, photo: RawImage): Uint8Array {
+  const { width: w, height: h } = photo;
+  const yc = luma(cartoon);
+  const yp = gaussianBlur(luma(photo), w, h, 1);
+  const ink = new Uint8Array(w * h);
+  for (let i = 0; i < ink.length; i++) {
+    ink[i] = (yc[i] as number) < BLOTCH_DARK && (yp[i] as number) - (yc[i] as number) >= BLOTCH_GAP ? 1 : 0;
+  }
+  const opened = squareMin(squareMin(ink, w, h, BLOTCH_RADIUS, 1), w, h, BLOTCH_RADIUS, 0);
+  const sizes = pieceSizes(ink, w, h);
+  const out = new Uint8Array(w * h);
+  for (let i = 0; i < out.length; i++) {
+    out[i] = ink[i] && (opened[i] || (sizes[i] as number) < BLOTCH_FRAGMENT) ? 1 : 0;
+  }
+  return out;
+}
+
+async function cartoonSection(): Promise<boolean> {
+  console.log(
+    `\n## Cartoonization (${set}): blotch share, ink where the photo is ${BLOTCH_GAP}+ levels brighter, in patches wider than ${2 * BLOTCH_RADIUS} px or pieces under ${BLOTCH_FRAGMENT} px (target <= ${100 * CARTOON_TARGETS.blotchShare}%)`,
+  );
+  const rows: string[][] = [];
+  let allMet = true;
+  for (const c of CARTOON_CASES[set]) {
+    const photo = await loadRepoPhoto(c.photo);
+    const { image: out, seconds } = await runTool('cartoonization', photo);
+    const blot = blotches(out, photo);
+    const share = mean(blot);
+    const met = share <= CARTOON_TARGETS.blotchShare;
+    allMet &&= met;
+    rows.push([c.name, `${fmt(100 * share, 2)}%`, fmt(seconds), mark(met)]);
+    await save(`cartoon-${set}-${c.name}-photo`, photo);
+    await save(`cartoon-${set}-${c.name}-result`, out);
+    const marked = Buffer.from(out.data);
+    for (let i = 0; i < blot.length; i++) if (blot[i]) marked.set([255, 0, 255], i * out.channels);
+    await save(`cartoon-${set}-${c.name}-blotches`, { ...out, data: marked });
+  }
+  table(['case', 'blotch share', 's', 'target'], rows);
+  console.log(`cartoonization targets met on every case: ${allMet ? 'yes' : 'no'}`);
+  return allMet;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Sections: one per tool. Add a tool by writing its section above and listing it here.
 // ---------------------------------------------------------------------------------------------------------------
 
 const SECTIONS: { key: string; run: () => Promise<boolean> }[] = [
   { key: 'restoration', run: restorationSection },
   { key: 'hdr', run: hdrSection },
+  { key: 'denoising', run: denoisingSection },
+  { key: 'cartoon', run: cartoonSection },
 ];
 
 const results: string[] = [];
