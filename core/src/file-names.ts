@@ -1,3 +1,5 @@
+import { formatByMime } from './formats.js';
+
 /**
  * The name a result is saved under, everywhere (tool page, result page, editor, the API's attachment): the tool and
  * the job, so that several downloads do not overwrite each other and each says what it is, e.g.
@@ -7,9 +9,7 @@ export function resultFileName(operation: string, jobId: number, index = 0, exte
   return `${operation}-${jobId}${index === 0 ? '' : `-${index + 1}`}.${extension}`;
 }
 
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
-
 /** The file extension of a result's content type (PNG unless the job asked for another format). */
 export function extensionFor(contentType: string): string {
-  return EXTENSIONS[contentType.split(';')[0]?.trim() ?? ''] ?? 'png';
+  return formatByMime(contentType)?.extensions[0] ?? 'png';
 }

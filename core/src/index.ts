@@ -3,6 +3,7 @@ export * from './contact.js';
 export * from './durations.js';
 export * from './errors.js';
 export * from './file-names.js';
+export * from './formats.js';
 export * from './limits.js';
 export * from './operations.js';
 export * from './output-size.js';

@@ -1,3 +1,5 @@
+import { IMAGE_FORMATS, type ImageMime } from './formats.js';
+
 /**
  * The product's constants (docs/product.md#constants). The server may override the configurable ones (see server/src/config.ts);
  * these are the defaults, and the client reads the values in force from `GET /api/config`.
@@ -26,13 +28,13 @@ export const LIMITS = {
   retentionHours: 24,
 } as const;
 
-export const ACCEPTED_TYPES = [
-  { mime: 'image/jpeg', extensions: ['.jpg', '.jpeg'] },
-  { mime: 'image/png', extensions: ['.png'] },
-  { mime: 'image/webp', extensions: ['.webp'] },
-] as const;
+/** The uploads accepted: every format of the table (formats.ts), with the extensions a file picker offers. */
+export const ACCEPTED_TYPES = IMAGE_FORMATS.map((f) => ({
+  mime: f.mime,
+  extensions: f.extensions.map((e) => `.${e}`),
+}));
 
-export type AcceptedMime = (typeof ACCEPTED_TYPES)[number]['mime'];
+export type AcceptedMime = ImageMime;
 
 export const ACCEPTED_MIME_TYPES: readonly string[] = ACCEPTED_TYPES.map((t) => t.mime);
 

@@ -5,6 +5,8 @@
  * type (`ParamsOf`): engines receive `{ strength: number }`, not a bag of strings.
  */
 
+import { IMAGE_FORMATS, type ImageFormatId } from './formats.js';
+
 /** What a tool takes: a prompt only, one photo, a photo and a painted mask, or two photos. */
 export type InputKind = 'prompt' | 'photo' | 'photo+mask' | 'two-photos';
 
@@ -96,11 +98,7 @@ export const OUTPUT_PARAMS = [
     label: 'Format',
     group: 'output',
     default: 'png',
-    options: [
-      { value: 'png', label: 'PNG (lossless)' },
-      { value: 'jpeg', label: 'JPEG' },
-      { value: 'webp', label: 'WebP' },
-    ],
+    options: IMAGE_FORMATS.map((f) => ({ value: f.id, label: f.label })),
   },
   {
     kind: 'number',
@@ -116,7 +114,7 @@ export const OUTPUT_PARAMS = [
   },
 ] as const satisfies readonly ParamDef[];
 
-export type OutputFormat = (typeof OUTPUT_PARAMS)[0]['options'][number]['value'];
+export type OutputFormat = ImageFormatId;
 
 const uploadTutorial = (choose: string) => [
   { title: 'Upload', text: 'Drop a JPEG, PNG or WebP photo of up to 10MB on the upload area, or click it to browse.' },

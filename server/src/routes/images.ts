@@ -1,10 +1,11 @@
 import {
   AppError,
+  formatByExtension,
+  IMAGE_FORMATS,
   imageJobSchema,
   jobIdParams,
   LIMITS,
   type OperationId,
-  type OutputFormat,
   resultFileName,
   resultFileParams,
   submitFormSchema,
@@ -26,8 +27,6 @@ import type { SubmitJob } from '../services/submit-job.js';
 import { fileResponse, streamedBody } from './schemas.js';
 import { readSubmission } from './submission.js';
 import { submitterOf } from './visitor.js';
-
-const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
 export interface ImageRouteDeps {
   jobs: JobService;
@@ -162,11 +161,11 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
     if (!key) throw new AppError('RESULT_NOT_READY');
     let bytes = await storage.get(key);
     let ext = key.slice(key.lastIndexOf('.') + 1);
-    let contentType = CONTENT_TYPES[ext] ?? 'application/octet-stream';
+    let contentType = formatByExtension(ext)?.mime ?? 'application/octet-stream';
     // A guest's result: scaled down to the preview size (the stored result is a PNG).
     if (opts.preview) bytes = await previewPng(bytes, LIMITS.guestPreviewMaxSidePx);
     if (opts.output) {
-      const { format = 'png', quality = 90 } = row.parameters as { format?: OutputFormat; quality?: number };
+      const { format = 'png', quality = 90 } = row.parameters as { format?: string; quality?: number };
       ({ bytes, ext, contentType } = await encodeOutput(bytes, format, quality));
     }
     reply.header('Content-Type', contentType);
@@ -224,7 +223,12 @@ export function imageRoutes(fastify: FastifyInstance, deps: ImageRouteDeps) {
           summary,
           tags: ['files'],
           params: resultFileParams,
-          response: { 200: fileResponse(['image/png', 'image/jpeg', 'image/webp'], summary) },
+          response: {
+            200: fileResponse(
+              IMAGE_FORMATS.map((f) => f.mime),
+              summary,
+            ),
+          },
         },
       },
       async (request, reply) => {

@@ -5,6 +5,7 @@ import {
   type ErrorCode,
   errorMessage,
   expectedMs,
+  formatByExtension,
   getOperation,
   isJobIdInRange,
   mayTryAgain,
@@ -164,8 +165,8 @@ export class JobService {
       maskKey: `${folder}/${root.maskKey.split('/').pop()}`,
     };
     const copy = async (from: string, to: string) => {
-      const ext = to.slice(to.lastIndexOf('.') + 1);
-      return { key: to, bytes: await this.deps.storage.get(from), mime: ext === 'jpg' ? 'image/jpeg' : `image/${ext}` };
+      const mime = formatByExtension(to.slice(to.lastIndexOf('.') + 1))?.mime ?? 'application/octet-stream';
+      return { key: to, bytes: await this.deps.storage.get(from), mime };
     };
     const variation = tries.length + 1;
     return this.insertJob([await copy(root.originalKey, keys.originalKey), await copy(root.maskKey, keys.maskKey)], {
