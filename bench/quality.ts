@@ -293,7 +293,7 @@ async function denoisingSection(): Promise<boolean> {
  */
 const BLOTCH_DARK = 60;
 const BLOTCH_GAP = 50;
-const BLOTCH_RADIUS = 2;
+const BLOTCH_RADIUS = 3;
 const BLOTCH_FRAGMENT = 40;
 const CARTOON_TARGETS = { blotchShare: 0.005 };
 
