@@ -109,3 +109,49 @@ test('a visitor who is not an admin is refused, on the page and by the API', asy
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, 'admin-refused.png') });
 });
+
+test('an admin blocks an account after confirming; its header says it is suspended, and why', async ({
+  browser,
+  ownServer,
+}) => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const visitorPage = await browser.newPage({ baseURL: ownServer.url });
+  await visitorPage.goto('/');
+  const visitor = await signIn(visitorPage, 'Soon Suspended');
+
+  const page = await browser.newPage({ baseURL: ownServer.url });
+  await page.goto('/');
+  await signInWithGoogleEmail(page, ADMIN_EMAIL);
+  await page.goto('/admin');
+  await page.getByRole('searchbox').fill(visitor.email);
+  const row = page.getByTestId('account-row').filter({ hasText: visitor.email });
+  await expect(row).toContainText('active');
+  // The first click asks; keeping the account active changes nothing.
+  await row.getByRole('button', { name: 'Block' }).click();
+  await expect(row.getByRole('group', { name: 'Confirm the block' })).toContainText(
+    `Block ${visitor.email}? Its waiting and running jobs are cancelled.`,
+  );
+  await row.getByRole('button', { name: 'Keep active' }).click();
+  await expect(row).toContainText('active');
+  await row.getByRole('button', { name: 'Block' }).click();
+  await page.screenshot({ path: path.join(SHOTS, 'admin-confirm-block.png') });
+  await row.getByRole('button', { name: 'Yes, block' }).click();
+  await expect(row).toContainText('blocked');
+
+  // The blocked visitor's header: the avatar, and the suspension in plain sight; the menu says why.
+  await visitorPage.reload();
+  await expect(visitorPage.getByTestId('account-suspended')).toHaveText('Account suspended');
+  await expect(visitorPage.getByTestId('account-name')).toHaveText('Soon Suspended');
+  await visitorPage.getByTestId('account-menu').click();
+  await expect(visitorPage.getByTestId('suspended-reason')).toHaveText(
+    'An administrator of this site suspended this account. Sign out to go on as a guest',
+  );
+  await expect(visitorPage.getByRole('menuitem', { name: 'API keys' })).toHaveCount(0);
+  await visitorPage.screenshot({ path: path.join(SHOTS, 'suspended-header.png') });
+  // Signing out leaves a guest who may use the guest tool again.
+  await visitorPage.getByTestId('sign-out').click();
+  await expect(visitorPage.getByTestId('sign-in')).toBeVisible();
+  await expect(visitorPage.getByTestId('account-suspended')).toHaveCount(0);
+  await visitorPage.close();
+  await page.close();
+});

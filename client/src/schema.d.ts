@@ -2174,6 +2174,7 @@ export interface operations {
                         type: "guest" | "authenticated";
                         canDownload: boolean;
                         admin: boolean;
+                        suspended: boolean;
                         usage: {
                             [key: string]: {
                                 allowed: boolean;
@@ -2219,6 +2220,7 @@ export interface operations {
                         type: "guest" | "authenticated";
                         canDownload: boolean;
                         admin: boolean;
+                        suspended: boolean;
                         usage: {
                             [key: string]: {
                                 allowed: boolean;
@@ -2264,6 +2266,7 @@ export interface operations {
                         type: "guest" | "authenticated";
                         canDownload: boolean;
                         admin: boolean;
+                        suspended: boolean;
                         usage: {
                             [key: string]: {
                                 allowed: boolean;

@@ -133,7 +133,11 @@ export const ERRORS = {
     message: "You've reached your daily limit for this feature. Please try again tomorrow.",
   },
   /** An administrator blocked this account (the admin page's Accounts): every API request is refused. */
-  ACCOUNT_SUSPENDED: { status: 403, title: 'Account suspended', message: 'Account suspended' },
+  ACCOUNT_SUSPENDED: {
+    status: 403,
+    title: 'Account suspended',
+    message: 'An administrator of this site suspended this account. Sign out to go on as a guest',
+  },
   /** The admin page and /api/admin/…: only the accounts ADMIN_EMAILS names (guests included get this). */
   ADMIN_ONLY: { status: 403, title: 'Error', message: 'Only administrators may see this page' },
   /** Block and unblock name an account that has signed in here (the admin page's Accounts lists them). */

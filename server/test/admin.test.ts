@@ -5,7 +5,7 @@
  * request ids; the orchestrator probes.
  */
 import { randomUUID } from 'node:crypto';
-import type { AdminEngines, AdminUsage } from '@ai-editor/core';
+import { type AdminEngines, type AdminUsage, errorMessage } from '@ai-editor/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/adapters/firebase-emulator.js';
 import { mintGoogleUser, mintUser, signedInVisitor, signIn } from './support/auth.js';
@@ -154,12 +154,17 @@ describe('the operator side', () => {
     expect(blocked.account.blockedAt).not.toBeNull();
     expect(blocked.cancelledJobs.sort()).toEqual([running, waiting].sort());
 
-    const refused = await visitor.fetch('/api/me');
+    const refused = await visitor.fetch('/api/images');
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toEqual({ code: 'ACCOUNT_SUSPENDED', message: 'Account suspended' });
+    expect(await refused.json()).toEqual({ code: 'ACCOUNT_SUSPENDED', message: errorMessage('ACCOUNT_SUSPENDED') });
     expect((await visitor.submit({ operation: 'pencil-sketch', file: blob(fixture('chelsea.png')) })).status).toBe(403);
+    // Its own state says so (the header shows it).
+    expect(await json<{ suspended: boolean; user: { uid: string } }>(visitor.fetch('/api/me'))).toMatchObject({
+      suspended: true,
+      user: { uid: user.uid },
+    });
     // Its token as a Bearer is refused too.
-    const bearer = await fetch(`${server.url}/api/me`, { headers: { authorization: `Bearer ${user.idToken}` } });
+    const bearer = await fetch(`${server.url}/api/images`, { headers: { authorization: `Bearer ${user.idToken}` } });
     expect(bearer.status).toBe(403);
     // The admin sees its jobs, both cancelled.
     const { jobs } = await json<{ jobs: AdminJob[] }>(admin.fetch(`/api/admin/jobs?uid=${user.uid}`));

@@ -27,6 +27,8 @@ export const meSchema = z.object({
   canDownload: z.boolean(),
   /** The account is one ADMIN_EMAILS names: the account menu links to the admin page. */
   admin: z.boolean(),
+  /** An administrator blocked the account: its other requests are refused (ACCOUNT_SUSPENDED), sign-out works. */
+  suspended: z.boolean(),
   usage: z.partialRecord(z.enum(OPERATION_IDS), operationUsageSchema),
   /** When today's uses reset (next midnight UTC). */
   resetsAt: z.iso.datetime().nullable().describe("When today's uses reset (next midnight UTC)"),

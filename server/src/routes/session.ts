@@ -19,7 +19,7 @@ import { usageKey } from '../services/usage.js';
 import { startNewSession } from './visitor.js';
 
 /** `GET /api/me`: who the visitor is and what they may do today; the web app's auth state comes from here. */
-export async function meView(request: FastifyRequest, auth: Auth): Promise<Me> {
+export async function meView(request: FastifyRequest, auth: Auth, guard: Pick<AccountGuard, 'suspended'>): Promise<Me> {
   const user = request.authUser;
   const type: UserType = user ? 'authenticated' : 'guest';
   const used = await auth.usage.today(usageKey(ownerOf(request)));
@@ -32,6 +32,7 @@ export async function meView(request: FastifyRequest, auth: Auth): Promise<Me> {
     type,
     canDownload: mayDownload(type),
     admin: auth.isAdmin(user),
+    suspended: guard.suspended(user),
     usage,
     resetsAt: nextUtcMidnight(auth.usage.currentTime()).toISOString(),
   };
@@ -41,7 +42,7 @@ export async function meView(request: FastifyRequest, auth: Auth): Promise<Me> {
  * Sign-in binds the session cookie to the verified user, unless the account is blocked; sign-out unbinds it
  * (docs/product.md#sessions).
  */
-export function sessionRoutes(fastify: FastifyInstance, auth: Auth, guard: Pick<AccountGuard, 'check'>) {
+export function sessionRoutes(fastify: FastifyInstance, auth: Auth, guard: Pick<AccountGuard, 'check' | 'suspended'>) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/api/session',
@@ -63,13 +64,13 @@ export function sessionRoutes(fastify: FastifyInstance, auth: Auth, guard: Pick<
       const user = token ? await auth.verifier.verify(token) : request.authUser;
       if (!user) throw new AppError('INVALID_TOKEN');
       // The token in the body was not known when the guard's hook ran.
-      await guard.check(user, { signingOut: false, log: request.log });
+      await guard.check(user, { exempt: false, log: request.log });
       const oldSessionId = request.sessionId;
       startNewSession(request, reply);
       await auth.sessions.bind(oldSessionId, request.sessionId, user);
       request.authUser = user;
       request.uid = user.uid;
-      return meView(request, auth);
+      return meView(request, auth, guard);
     },
   );
 
@@ -88,7 +89,7 @@ export function sessionRoutes(fastify: FastifyInstance, auth: Auth, guard: Pick<
       startNewSession(request, reply);
       request.authUser = undefined;
       request.uid = undefined;
-      return meView(request, auth);
+      return meView(request, auth, guard);
     },
   );
 
@@ -102,6 +103,6 @@ export function sessionRoutes(fastify: FastifyInstance, auth: Auth, guard: Pick<
         response: { 200: meSchema },
       },
     },
-    async (request) => meView(request, auth),
+    async (request) => meView(request, auth, guard),
   );
 }

@@ -52,11 +52,16 @@ export function registerIdentity(app: FastifyInstance, identify: Identify): void
   });
 }
 
-/** After the identity hook: a suspended account is refused (services/account-guard.ts). */
+/**
+ * After the identity hook: a suspended account is refused (services/account-guard.ts), but may sign out and read
+ * its own state (the header shows the suspension).
+ */
 export function registerAccountGuard(app: FastifyInstance, guard: AccountGuard): void {
   app.addHook('onRequest', async (request) => {
-    const signingOut = request.method === 'DELETE' && request.url === '/api/session';
-    await guard.check(request.authUser, { signingOut, log: request.log });
+    const path = request.url.split('?')[0];
+    const exempt =
+      (request.method === 'DELETE' && path === '/api/session') || (request.method === 'GET' && path === '/api/me');
+    await guard.check(request.authUser, { exempt, log: request.log });
   });
 }
 

@@ -14,8 +14,8 @@ export interface AccountGuardDeps {
 }
 
 /**
- * A blocked account's API requests are refused with 403 'Account suspended' (signing out still works), and every
- * signed-in account is recorded with its email.
+ * A blocked account's API requests are refused with 403 ACCOUNT_SUSPENDED (signing out, and reading its own state
+ * to show it, still work), and every signed-in account is recorded with its email.
  */
 export class AccountGuard {
   private readonly seenAt = new Map<string, number>();
@@ -25,13 +25,18 @@ export class AccountGuard {
     this.now = deps.now ?? Date.now;
   }
 
-  async check(user: VerifiedUser | undefined, request: { signingOut: boolean; log: Logger }): Promise<void> {
+  /** `exempt`: a request a blocked account may still make (sign-out, `GET /api/me`). */
+  async check(user: VerifiedUser | undefined, request: { exempt: boolean; log: Logger }): Promise<void> {
     if (!user) return;
-    if (this.deps.admin.isBlocked(user.uid) && !request.signingOut) throw new AppError('ACCOUNT_SUSPENDED');
+    if (this.suspended(user) && !request.exempt) throw new AppError('ACCOUNT_SUSPENDED');
     const now = this.now();
     if (now - (this.seenAt.get(user.uid) ?? 0) < SEEN_EVERY_MS) return;
     this.seenAt.set(user.uid, now);
     if (this.seenAt.size > 10_000) this.seenAt.clear();
     await this.deps.repo.seen(user).catch((err) => request.log.warn({ err }, 'could not record the account'));
+  }
+
+  suspended(user: VerifiedUser | undefined): boolean {
+    return user !== undefined && this.deps.admin.isBlocked(user.uid);
   }
 }

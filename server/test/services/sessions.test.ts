@@ -133,29 +133,29 @@ describe('AccountGuard', () => {
     return { guard, repo, log, later };
   }
 
-  it("refuses a suspended account's requests with the catalogue message, but lets it sign out", async () => {
+  it("refuses a suspended account's requests with the catalogue message, but lets it sign out and read its state", async () => {
     const { guard, log } = setUp(['u1']);
-    const refused = await guard.check(user, { signingOut: false, log }).catch((err) => err);
+    const refused = await guard.check(user, { exempt: false, log }).catch((err) => err);
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({
       code: 'ACCOUNT_SUSPENDED',
       status: 403,
       message: errorMessage('ACCOUNT_SUSPENDED'),
     });
-    await expect(guard.check(user, { signingOut: true, log })).resolves.toBeUndefined();
-    await expect(guard.check(undefined, { signingOut: false, log })).resolves.toBeUndefined();
+    await expect(guard.check(user, { exempt: true, log })).resolves.toBeUndefined();
+    await expect(guard.check(undefined, { exempt: false, log })).resolves.toBeUndefined();
   });
 
   it('records a signed-in account at most once every ten minutes, and a failure to record refuses nothing', async () => {
     const { guard, repo, log, later } = setUp();
-    await guard.check(user, { signingOut: false, log });
+    await guard.check(user, { exempt: false, log });
     later(9 * 60_000);
-    await guard.check(user, { signingOut: false, log });
+    await guard.check(user, { exempt: false, log });
     expect(repo.seen).toHaveBeenCalledTimes(1);
     expect(repo.seen).toHaveBeenCalledWith(user);
     later(2 * 60_000);
     repo.seen.mockRejectedValueOnce(new Error('database away'));
-    await expect(guard.check(user, { signingOut: false, log })).resolves.toBeUndefined();
+    await expect(guard.check(user, { exempt: false, log })).resolves.toBeUndefined();
     expect(repo.seen).toHaveBeenCalledTimes(2);
     expect(log.warn).toHaveBeenCalledTimes(1);
   });

@@ -235,6 +235,8 @@ function Accounts() {
   const { data: me } = useMe();
   const [email, setEmail] = useState('');
   const [shown, setShown] = useState<string | null>(null);
+  // Blocking cancels the account's jobs at once: the button asks first, in the row.
+  const [confirming, setConfirming] = useState<string | null>(null);
   const { data } = useQuery(queries.adminAccounts(email));
   const jobs = useQuery({ ...queries.adminJobs({ uid: shown ?? '' }), enabled: shown !== null });
   return (
@@ -262,12 +264,27 @@ function Accounts() {
                 >
                   Unblock
                 </Button>
+              ) : confirming === a.uid ? (
+                <span className="flex items-center gap-2" role="group" aria-label="Confirm the block">
+                  <span className="text-destructive">
+                    Block {a.email ?? a.uid}? Its waiting and running jobs are cancelled.
+                  </span>
+                  <Button
+                    size="sm"
+                    variant="destructive"
+                    onClick={() => {
+                      setConfirming(null);
+                      void act('POST', `/api/admin/users/${a.uid}/block`, 'Account blocked');
+                    }}
+                  >
+                    Yes, block
+                  </Button>
+                  <Button size="sm" variant="outline" onClick={() => setConfirming(null)}>
+                    Keep active
+                  </Button>
+                </span>
               ) : (
-                <Button
-                  size="sm"
-                  variant="destructive"
-                  onClick={() => void act('POST', `/api/admin/users/${a.uid}/block`, 'Account blocked')}
-                >
+                <Button size="sm" variant="destructive" onClick={() => setConfirming(a.uid)}>
                   Block
                 </Button>
               )}

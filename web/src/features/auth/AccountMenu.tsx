@@ -1,6 +1,6 @@
-import { type Me, OPERATIONS } from '@ai-editor/core';
-import { FlaskConical, KeyRound, Loader2, LogIn, LogOut, ShieldCheck } from 'lucide-react';
-import { useState } from 'react';
+import { errorMessage, errorTitle, type Me, OPERATIONS } from '@ai-editor/core';
+import { Ban, FlaskConical, KeyRound, Loader2, LogIn, LogOut, ShieldCheck } from 'lucide-react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import {
@@ -80,37 +80,55 @@ function UsesToday({ me }: { me: Me }) {
   const limit = entries[0]?.limit;
   return (
     <div className="px-2 py-2 text-sm" data-testid="uses-today">
-      <p className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">Uses left today</p>
-      <ul className="mt-1 space-y-0.5">
+      <div className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">Uses left today</div>
+      <div className="mt-1 space-y-0.5">
         {used.map((e) => (
-          <li key={e.op.id} className={cn('flex justify-between gap-2', e.left === 0 && 'text-destructive')}>
+          <div key={e.op.id} className={cn('flex justify-between gap-2', e.left === 0 && 'text-destructive')}>
             <span className="truncate">{e.op.name}</span>
             <span className="shrink-0 tabular-nums">
               {e.left} of {e.limit}
             </span>
-          </li>
+          </div>
         ))}
         {limit !== undefined && used.length < entries.length && (
-          <li className="text-muted-foreground">
+          <div className="text-muted-foreground">
             {used.length ? 'Every other tool' : 'Every tool'}: {limit} of {limit}
-          </li>
+          </div>
         )}
-      </ul>
+      </div>
       {me.resetsAt && (
-        <p className="mt-1 text-xs text-muted-foreground">Resets {resetTimeText(new Date(me.resetsAt))} (your time)</p>
+        <div className="mt-1 text-xs text-muted-foreground">
+          Resets {resetTimeText(new Date(me.resetsAt))} (your time)
+        </div>
       )}
     </div>
+  );
+}
+
+/** A suspended account's state, beside its avatar in the header and, with the reason, at the top of its menu. */
+function SuspendedBadge() {
+  return (
+    <span
+      className="inline-flex items-center gap-1 rounded-full bg-destructive px-2 py-0.5 text-xs font-semibold text-destructive-foreground"
+      data-testid="account-suspended"
+    >
+      <Ban className="h-3 w-3" aria-hidden /> {errorTitle('ACCOUNT_SUSPENDED')}
+    </span>
   );
 }
 
 /**
  * The header's account control (docs/product.md#rules): 'Sign In' for guests; for signed-in users the avatar and name, opening a
  * menu with the 'Account' header, the type label and 'Sign Out'. Shown at every width (it sits outside the mobile
- * sheet, so phones get the same menu).
+ * sheet, so phones get the same menu). A suspended account shows so beside its avatar, and its menu says why and
+ * offers only Sign Out. The menu is not modal (the page is not hidden from assistive technology while it is open:
+ * its focusable controls would be hidden yet reachable), and what it tells rather than does (who is signed in, the
+ * uses left) is its description, read when it opens: a menu's own items are menu items only.
  */
 export function AccountMenu() {
   const { me, user, typeLabel, busy, signIn, signOut } = useAuth();
   const local = useLocalSignIn();
+  const aboutId = useId();
   // Same box before the visitor is known, so the header does not jump (and prerendered markup matches).
   if (!me) return <div className="h-9 w-24" aria-hidden />;
   if (!user) {
@@ -125,40 +143,57 @@ export function AccountMenu() {
     );
   }
   const name = user.name || user.email || 'Account';
+  const suspended = me.suspended;
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button
-          variant="ghost"
-          className="h-10 gap-2 px-2"
-          aria-label={`${name}: account menu`}
-          data-testid="account-menu"
-        >
-          <Avatar user={user} />
-          <span className="hidden max-w-[10rem] truncate text-sm font-medium sm:inline" data-testid="account-name">
-            {name}
-          </span>
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-64">
+    <DropdownMenu modal={false}>
+      <div className="flex items-center gap-2">
+        {suspended && <SuspendedBadge />}
+        <DropdownMenuTrigger asChild>
+          <Button
+            variant="ghost"
+            className="h-10 gap-2 px-2"
+            aria-label={`${name}: account menu${suspended ? ` (${errorTitle('ACCOUNT_SUSPENDED')})` : ''}`}
+            data-testid="account-menu"
+          >
+            <Avatar user={user} />
+            <span className="hidden max-w-[10rem] truncate text-sm font-medium sm:inline" data-testid="account-name">
+              {name}
+            </span>
+          </Button>
+        </DropdownMenuTrigger>
+      </div>
+      <DropdownMenuContent align="end" className="w-64" aria-describedby={aboutId}>
         <DropdownMenuLabel>Account</DropdownMenuLabel>
-        <div className="px-2 pb-2 text-sm">
-          <p className="truncate font-medium">{name}</p>
-          {user.email && <p className="truncate text-muted-foreground">{user.email}</p>}
-          <p className="mt-1 text-xs font-semibold uppercase tracking-wide text-primary" data-testid="user-type">
-            {typeLabel}
-          </p>
-          {local && <p className="mt-2 text-xs text-muted-foreground">{LOCAL_SIGN_IN_NOTICE}</p>}
+        <div id={aboutId}>
+          <div className="px-2 pb-2 text-sm">
+            <div className="truncate font-medium">{name}</div>
+            {user.email && <div className="truncate text-muted-foreground">{user.email}</div>}
+            <div className="mt-1 text-xs font-semibold uppercase tracking-wide text-primary" data-testid="user-type">
+              {typeLabel}
+            </div>
+            {suspended && (
+              <div className="mt-2 text-sm text-destructive" data-testid="suspended-reason">
+                {errorMessage('ACCOUNT_SUSPENDED')}
+              </div>
+            )}
+            {local && <div className="mt-2 text-xs text-muted-foreground">{LOCAL_SIGN_IN_NOTICE}</div>}
+          </div>
+          {!suspended && (
+            <>
+              <DropdownMenuSeparator />
+              <UsesToday me={me} />
+            </>
+          )}
         </div>
         <DropdownMenuSeparator />
-        <UsesToday me={me} />
-        <DropdownMenuSeparator />
-        <DropdownMenuItem asChild>
-          <Link to="/api-keys" data-testid="api-keys-link">
-            <KeyRound aria-hidden /> API keys
-          </Link>
-        </DropdownMenuItem>
-        {me.admin && (
+        {!suspended && (
+          <DropdownMenuItem asChild>
+            <Link to="/api-keys" data-testid="api-keys-link">
+              <KeyRound aria-hidden /> API keys
+            </Link>
+          </DropdownMenuItem>
+        )}
+        {me.admin && !suspended && (
           <DropdownMenuItem asChild data-testid="admin-link">
             <Link to="/admin">
               <ShieldCheck aria-hidden /> Admin

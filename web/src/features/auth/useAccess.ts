@@ -11,7 +11,7 @@ export interface Access {
   /** May download results (guests may not). */
   canDownload: boolean;
   /** Why `canUse` is false: a catalogue code whose title and message the tool page shows as a toast. */
-  reason?: 'FEATURE_RESTRICTED' | 'DAILY_LIMIT_REACHED';
+  reason?: 'FEATURE_RESTRICTED' | 'DAILY_LIMIT_REACHED' | 'ACCOUNT_SUSPENDED';
   /** Called after a job was accepted: today's count changed on the server. */
   onUsed?: () => void;
   signedIn: boolean;
@@ -57,6 +57,7 @@ export function useAccess(operation: OperationId): Access {
   if (!me) return { canUse: true, canDownload: true, signedIn: false, onUsed };
   const usage = me.usage[operation];
   const signedIn = me.type !== 'guest';
+  if (me.suspended) return { canUse: false, canDownload: false, reason: 'ACCOUNT_SUSPENDED', signedIn, onUsed };
   if (!signedIn && !usage?.allowed) {
     return { canUse: false, canDownload: me.canDownload, reason: 'FEATURE_RESTRICTED', signedIn, onUsed };
   }
