@@ -1,0 +1,189 @@
+/**
+ * Estimates against the truth: every local operation run warm on a small (548x342), a medium (1024x1024) and a
+ * 12-megapixel (4000x3000) photo, the mask tools with a small mask (a brushed object over 0.5 % of the photo) and a
+ * large one (12 %), each run as an engine host runs it (PNG in, PNG out). Prints the expected time of
+ * core/src/durations.ts beside the measured one, their ratio, and whether it is within 2x; sizes whose output the
+ * catalogue refuses (OUTPUT_TOO_LARGE) are left out. Then, per operation, the fixed + per-megapixel pair that fits the
+ * measured times best in relative terms (what the table should hold), and the lane each estimate puts a 1-megapixel
+ * job in. The machine's load is printed: on a shared machine wall times follow it, so the process's CPU time is
+ * printed beside them and is what the fit and the 2x check use (one engine's work on an idle machine takes at most its
+ * CPU time, and no less than half of it with two threads).
+ * Run: npm run bench:estimates   (BENCH_ONLY=object-removal,denoising to pick operations; BENCH_RUNS=1 timed runs)
+ */
+import os from 'node:os';
+import path from 'node:path';
+import {
+  checkOutputSize,
+  EXPECTED_COSTS,
+  expectedMs,
+  getOperation,
+  laneOf,
+  type OperationId,
+  parseParams,
+} from '@ai-editor/core';
+import sharp from 'sharp';
+import { loadConfig } from '../server/src/config.js';
+import { hasLocalEngine, loadLocalEngine } from '../server/src/engines/local-engines.js';
+import { setModelCacheDir } from '../server/src/engines/models/model-cache.js';
+import type { EngineInput } from '../server/src/engines/types.js';
+import { FIXTURES } from '../test-support/engine-ctx.js';
+import { blobMask } from '../test-support/fill-cases.js';
+import { benchOperations } from './support/inputs.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 1);
+setModelCacheDir(path.resolve(process.env.MODEL_CACHE_DIR ?? path.join(import.meta.dirname, '../data/models')));
+const threads = loadConfig().inferenceThreads;
+const ctx = { threads, progress: () => {}, signal: new AbortController().signal };
+
+const SIZES = [
+  { label: 'small', width: 548, height: 342 },
+  { label: 'medium', width: 1024, height: 1024 },
+  { label: '12 MP', width: 4000, height: 3000 },
+];
+/** The mask tools' masks: share of the photo a brushed object covers. */
+const MASKS = [
+  { label: 'small mask', share: 0.005 },
+  { label: 'large mask', share: 0.12 },
+];
+
+/** A real photo (faces for the face tools) brought to width x height, as PNG. */
+async function photo(op: OperationId, width: number, height: number): Promise<Buffer> {
+  const name = /face|restoration|cartoon|segmentation/.test(op) ? 'astronaut.png' : 'coffee.png';
+  return sharp(path.join(FIXTURES, name)).resize(width, height, { fit: 'cover', kernel: 'lanczos3' }).png().toBuffer();
+}
+
+async function maskPng(width: number, height: number, share: number): Promise<Buffer> {
+  const r = Math.sqrt((share * width * height) / Math.PI);
+  const m = blobMask(width, height, { cx: 0.55 * width, cy: 0.53 * height, rx: r, ry: r }, 0);
+  return sharp(m.data, { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
+}
+
+interface Row {
+  op: OperationId;
+  params: Record<string, string>;
+  megapixels: number;
+  estimate: number;
+  /** CPU time of the run (user + system, all threads), ms. */
+  measured: number;
+}
+
+const cases = benchOperations().flatMap((op): { op: OperationId; params: Record<string, string> }[] =>
+  op === 'super-resolution'
+    ? [
+        { op, params: { scale: '2' } },
+        { op, params: { scale: '4' } },
+      ]
+    : op === 'face-enhancement'
+      ? [
+          { op, params: { scale: '1' } },
+          { op, params: { scale: '2' } },
+        ]
+      : [{ op, params: {} }],
+);
+
+const load = () => (os.loadavg()[0] as number).toFixed(1);
+console.log(`Estimates vs measured: ${os.cpus().length} cores, ${threads} inference threads, warm, load ${load()}`);
+console.log(
+  ['operation', 'params', 'size', 'mask', 'estimate ms', 'wall ms', 'CPU ms', 'estimate/CPU', 'within 2x', 'load'].join('\t'),
+);
+const rows: Row[] = [];
+for (const { op, params } of cases) {
+  if (!hasLocalEngine(op)) continue;
+  const engine = await loadLocalEngine(op);
+  const spec = getOperation(op);
+  const parsed = parseParams(spec, params);
+  for (const size of SIZES) {
+    try {
+      checkOutputSize(op, parsed, size);
+    } catch {
+      console.log([op, JSON.stringify(params), size.label, '-', 'refused: output too large'].join('\t'));
+      continue;
+    }
+    const image = await photo(op, size.width, size.height);
+    const masks = spec.mask === 'required' ? MASKS : [null];
+    for (const mask of masks) {
+      const input: EngineInput = { operation: op, image, params: parsed };
+      if (mask) input.mask = await maskPng(size.width, size.height, mask.share);
+      await engine.run(input, ctx); // warm: models loaded
+      let [wall, cpu] = [0, 0];
+      for (let k = 0; k < RUNS; k++) {
+        const c = process.cpuUsage();
+        const t = performance.now();
+        await engine.run(input, ctx);
+        wall += performance.now() - t;
+        const used = process.cpuUsage(c);
+        cpu += (used.user + used.system) / 1000;
+      }
+      const measured = cpu / RUNS;
+      const estimate = expectedMs(op, size, params);
+      const ratio = estimate / measured;
+      rows.push({ op, params, megapixels: (size.width * size.height) / 1e6, estimate, measured });
+      console.log(
+        [
+          op,
+          JSON.stringify(params),
+          `${size.label} ${size.width}x${size.height}`,
+          mask?.label ?? '-',
+          estimate,
+          (wall / RUNS).toFixed(0),
+          measured.toFixed(0),
+          ratio.toFixed(2),
+          ratio >= 0.5 && ratio <= 2 ? 'yes' : 'NO',
+          load(),
+        ].join('\t'),
+      );
+    }
+  }
+  await engine.release?.();
+}
+
+/**
+ * The fixed + per-megapixel pair that minimises the summed squared relative error over an operation's runs (least
+ * squares on measured-normalised rows), not below zero.
+ */
+function fit(runs: Row[]): { fixedMs: number; msPerMegapixel: number } {
+  let [saa, sab, sbb, sa, sb] = [0, 0, 0, 0, 0];
+  for (const r of runs) {
+    const [a, b] = [1 / r.measured, r.megapixels / r.measured];
+    saa += a * a;
+    sab += a * b;
+    sbb += b * b;
+    sa += a;
+    sb += b;
+  }
+  const det = saa * sbb - sab * sab;
+  let fixed = (sa * sbb - sb * sab) / det;
+  let perMp = (saa * sb - sab * sa) / det;
+  if (perMp < 0) [fixed, perMp] = [sa / saa, 0];
+  if (fixed < 0) [fixed, perMp] = [0, sb / sbb];
+  return { fixedMs: Math.round(fixed), msPerMegapixel: Math.round(perMp) };
+}
+
+console.log('\nper operation: the table now, the best fit of these runs, worst ratio with each, lane at 1 MP');
+console.log(
+  ['operation', 'params', 'table fixed+perMP', 'worst ratio', 'fit fixed+perMP', 'worst ratio with fit'].join('\t'),
+);
+const byOp = new Map<string, Row[]>();
+for (const r of rows)
+  byOp.set(`${r.op} ${JSON.stringify(r.params)}`, [...(byOp.get(`${r.op} ${JSON.stringify(r.params)}`) ?? []), r]);
+const worst = (rs: Row[], est: (r: Row) => number) =>
+  rs.reduce((w, r) => Math.max(w, est(r) / r.measured, r.measured / est(r)), 1);
+for (const [key, rs] of byOp) {
+  const { op } = rs[0] as Row;
+  const table = EXPECTED_COSTS[op];
+  const f = fit(rs);
+  console.log(
+    [
+      key,
+      `${table.fixedMs}+${table.msPerMegapixel}`,
+      worst(rs, (r) => r.estimate).toFixed(2),
+      `${f.fixedMs}+${f.msPerMegapixel}`,
+      worst(rs, (r) => f.fixedMs + f.msPerMegapixel * r.megapixels).toFixed(2),
+      laneOf(expectedMs(op, { width: 1000, height: 1000 }, (rs[0] as Row).params)),
+    ].join('\t'),
+  );
+}
+console.log(`load at the end ${load()}`);
+process.exit(0);
