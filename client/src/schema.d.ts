@@ -3045,7 +3045,8 @@ export interface operations {
                             id: number;
                             actorUid: string;
                             actorEmail: string | null;
-                            action: string;
+                            /** @enum {string} */
+                            action: "cancel-job" | "block-account" | "unblock-account";
                             target: string;
                             /** Format: date-time */
                             at: string;

@@ -7,6 +7,24 @@ import { jobStatusSchema } from './images.js';
  * included, gets 403 `ADMIN_ONLY`.
  */
 
+/**
+ * Every administrator action: the route it is posted to (its `:param` names what it acts on) and the name the
+ * audit log records. A new action is one entry here, its route and its AdminService method.
+ */
+export const ADMIN_ACTIONS = {
+  'cancel-job': { route: '/api/admin/jobs/:id/cancel' },
+  'block-account': { route: '/api/admin/users/:uid/block' },
+  'unblock-account': { route: '/api/admin/users/:uid/unblock' },
+} as const;
+
+export type AdminAction = keyof typeof ADMIN_ACTIONS;
+export const ADMIN_ACTION_NAMES = Object.keys(ADMIN_ACTIONS) as [AdminAction, ...AdminAction[]];
+
+/** The address of an action on one target (a job id, an account's uid), as the web app posts it. */
+export function adminActionUrl(action: AdminAction, target: string | number): string {
+  return ADMIN_ACTIONS[action].route.replace(/:[a-z]+/, encodeURIComponent(String(target)));
+}
+
 /** `GET /api/admin/jobs?status=&operation=&uid=`: the newest jobs of every visitor. */
 export const adminJobsQuery = z.object({
   status: z.enum(['waiting', 'running', 'pending', 'completed', 'failed']).optional(),
@@ -105,7 +123,7 @@ export const adminAuditSchema = z.object({
       id: z.number().int(),
       actorUid: z.string(),
       actorEmail: z.string().nullable(),
-      action: z.string(),
+      action: z.enum(ADMIN_ACTION_NAMES),
       target: z.string(),
       at: z.iso.datetime(),
     }),

@@ -1,4 +1,4 @@
-import type { JobStatus, OperationId } from '@ai-editor/core';
+import type { AdminAction, JobStatus, OperationId } from '@ai-editor/core';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -204,8 +204,8 @@ export const adminAudit = pgTable('admin_audit', {
   id: serial('id').primaryKey(),
   actorUid: text('actor_uid').notNull(),
   actorEmail: text('actor_email'),
-  /** e.g. cancel-job, block-account, unblock-account. */
-  action: text('action').notNull(),
+  /** One of core's ADMIN_ACTIONS: cancel-job, block-account, unblock-account. */
+  action: text('action').$type<AdminAction>().notNull(),
   /** e.g. job:42, account:<uid>. */
   target: text('target').notNull(),
   detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),

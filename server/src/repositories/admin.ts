@@ -1,3 +1,4 @@
+import type { AdminAction } from '@ai-editor/core';
 import { and, desc, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../adapters/db.js';
 import { type AccountRow, accounts, adminAudit, type ImageRow, images } from '../db/schema.js';
@@ -32,7 +33,7 @@ export type AccountWithJobs = AccountRow & { jobs: number };
 export interface AuditEntry {
   actorUid: string;
   actorEmail: string | null;
-  action: string;
+  action: AdminAction;
   target: string;
   detail?: Record<string, unknown>;
 }

@@ -1,4 +1,5 @@
 import {
+  ADMIN_ACTIONS,
   AppError,
   adminAccountListSchema,
   adminAccountsQuery,
@@ -51,7 +52,7 @@ export function adminRoutes(fastify: FastifyInstance, deps: { admin: AdminServic
     );
 
     app.post(
-      '/api/admin/jobs/:id/cancel',
+      ADMIN_ACTIONS['cancel-job'].route,
       {
         schema: {
           operationId: 'adminCancelJob',
@@ -109,7 +110,7 @@ export function adminRoutes(fastify: FastifyInstance, deps: { admin: AdminServic
     );
 
     app.post(
-      '/api/admin/users/:uid/block',
+      ADMIN_ACTIONS['block-account'].route,
       {
         schema: {
           operationId: 'adminBlockAccount',
@@ -124,7 +125,7 @@ export function adminRoutes(fastify: FastifyInstance, deps: { admin: AdminServic
     );
 
     app.post(
-      '/api/admin/users/:uid/unblock',
+      ADMIN_ACTIONS['unblock-account'].route,
       {
         schema: {
           operationId: 'adminUnblockAccount',

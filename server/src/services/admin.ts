@@ -1,4 +1,11 @@
-import { type AdminAccount, type AdminJob, AppError, getOperation, type JobStatus } from '@ai-editor/core';
+import {
+  type AdminAccount,
+  type AdminAction,
+  type AdminJob,
+  AppError,
+  getOperation,
+  type JobStatus,
+} from '@ai-editor/core';
 import type { EnginePool } from '../adapters/engine-pool.js';
 import type { HostBoard } from '../adapters/host-board.js';
 import type { EngineRegistry } from '../engines/registry.js';
@@ -143,7 +150,7 @@ export class AdminService {
     return accountView(row);
   }
 
-  private async audit(actor: Actor, action: string, target: string, detail?: Record<string, unknown>) {
+  private async audit(actor: Actor, action: AdminAction, target: string, detail?: Record<string, unknown>) {
     await this.deps.repo.audit({ actorUid: actor.uid, actorEmail: actor.email ?? null, action, target, detail });
     this.deps.log.info({ admin: actor.uid, action, target }, 'admin action');
   }

@@ -1,4 +1,4 @@
-import { type AdminJob, errorMessage, errorTitle, OPERATION_IDS } from '@ai-editor/core';
+import { type AdminJob, adminActionUrl, errorMessage, errorTitle, OPERATION_IDS } from '@ai-editor/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Page } from '@/components/layout/Page';
@@ -101,7 +101,7 @@ function QueueNow() {
                 <Button
                   size="sm"
                   variant="outline"
-                  onClick={() => void act('POST', `/api/admin/jobs/${job.id}/cancel`, `Job #${job.id} cancelled`)}
+                  onClick={() => void act('POST', adminActionUrl('cancel-job', job.id), `Job #${job.id} cancelled`)}
                   aria-label={`Cancel job ${job.id}`}
                 >
                   Cancel
@@ -260,7 +260,7 @@ function Accounts() {
                 <Button
                   size="sm"
                   variant="outline"
-                  onClick={() => void act('POST', `/api/admin/users/${a.uid}/unblock`, 'Account unblocked')}
+                  onClick={() => void act('POST', adminActionUrl('unblock-account', a.uid), 'Account unblocked')}
                 >
                   Unblock
                 </Button>
@@ -274,7 +274,7 @@ function Accounts() {
                     variant="destructive"
                     onClick={() => {
                       setConfirming(null);
-                      void act('POST', `/api/admin/users/${a.uid}/block`, 'Account blocked');
+                      void act('POST', adminActionUrl('block-account', a.uid), 'Account blocked');
                     }}
                   >
                     Yes, block
