@@ -3,6 +3,7 @@ import net from 'node:net';
 import type { ClientConfig } from '@ai-editor/core';
 import { test as base, expect, type Page } from '@playwright/test';
 import { emulatorAnswers } from '../test-support/emulator-accounts';
+import { AccessibilityGuard } from './a11y-guard';
 import { type RunningServer, startServer } from './server';
 
 export * from '@playwright/test';
@@ -16,7 +17,7 @@ const CSP_MESSAGE = /Content[- ]Security[- ]Policy|securitypolicyviolation/i;
  * the console; a `securitypolicyviolation` listener installed before any script runs reports the ones it does not
  * (a refused `eval` that the page's own code caught, for one).
  */
-export const test = base.extend<{ cspViolations: string[] }>({
+export const test = base.extend<{ cspViolations: string[]; a11y: AccessibilityGuard }>({
   cspViolations: [
     async ({ context }, use) => {
       const seen: string[] = [];
@@ -35,6 +36,22 @@ export const test = base.extend<{ cspViolations: string[] }>({
       context.on('page', watch);
       await use(seen);
       expect(seen, 'Content-Security-Policy violations on the pages of this test').toEqual([]);
+    },
+    { auto: true },
+  ],
+  /**
+   * Every state a test visits is checked with axe (e2e/a11y-guard.ts: the states it takes screenshots of, and the
+   * pages it leaves open), and a test that met a serious or critical violation fails, naming the rule and the nodes.
+   * `a11y.check(page)` checks a state that a test neither pictures nor ends in. (`page` is asked for so that it is
+   * still open when the guard looks at it last.)
+   */
+  a11y: [
+    async ({ browser, context, page: _page }, use, testInfo) => {
+      const guard = new AccessibilityGuard(browser, context);
+      await use(guard);
+      if (testInfo.status !== testInfo.expectedStatus) return guard.stop();
+      await guard.finish();
+      expect(guard.found, 'serious or critical axe violations in the states this test visited').toEqual([]);
     },
     { auto: true },
   ],

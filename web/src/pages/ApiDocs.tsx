@@ -200,7 +200,14 @@ function Examples() {
       {examples(base).map((e) => (
         <div key={e.title} className="space-y-2">
           <h3 className="font-semibold">{e.title}</h3>
-          <pre className="overflow-x-auto rounded-lg border bg-muted p-4 text-xs" data-testid="api-example">
+          {/* It scrolls on a phone: focusable, so that the keyboard can scroll it too, and named for that stop. */}
+          <pre
+            className="overflow-x-auto rounded-lg border bg-muted p-4 text-xs"
+            data-testid="api-example"
+            tabIndex={0}
+            role="region"
+            aria-label={`${e.title}: code`}
+          >
             <code>{e.code}</code>
           </pre>
         </div>

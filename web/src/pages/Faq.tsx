@@ -50,7 +50,7 @@ export default function Faq() {
       <Accordion type="single" collapsible className="w-full">
         {QUESTIONS.map(({ q, a }, i) => (
           <AccordionItem key={q} value={`item-${i}`}>
-            <AccordionTrigger>{q}</AccordionTrigger>
+            <AccordionTrigger level={2}>{q}</AccordionTrigger>
             <AccordionContent className="text-muted-foreground">{a}</AccordionContent>
           </AccordionItem>
         ))}
