@@ -12,6 +12,7 @@ import {
 } from '../engines/host/protocol.js';
 import type { LocalTaskId } from '../engines/local-engines.js';
 import type { EngineInput, EngineOutput, Progress, TaskInput } from '../engines/types.js';
+import type { Logger } from '../logging.js';
 import { pickNext, type Waiting, type WorkHints } from './scheduling.js';
 
 /** A fresh host may take a while to boot and import its engine on a busy machine: not counted in the job's time. */
@@ -69,7 +70,7 @@ export interface EnginePoolOptions {
   maxOutputPixels?: number;
   /** Where engines cache converted model files. */
   modelCacheDir?: string;
-  log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  log?: Pick<Logger, 'warn' | 'error'>;
   /** Each host that ends, with why (metrics: restarts and kills by cause). */
   onHostEnded?: (cause: FailureReason, replaced: boolean) => void;
 }

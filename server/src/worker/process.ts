@@ -1,5 +1,4 @@
 import type { OperationId } from '@ai-editor/core';
-import type { FastifyBaseLogger } from 'fastify';
 import { BullmqQueue } from '../adapters/bullmq-queue.js';
 import { type DatabaseHandle, openDatabase } from '../adapters/db.js';
 import { redisHostBoard } from '../adapters/host-board.js';
@@ -7,6 +6,7 @@ import { Metrics, type MetricsServer, serveMetrics } from '../adapters/metrics.j
 import { createEnginePool, laneWorkers, selectJobChanges, selectStorage, workerName } from '../adapters/select.js';
 import type { Config } from '../config.js';
 import { createEngineRegistry } from '../engines/registry.js';
+import type { Logger } from '../logging.js';
 import { ApiKeyRepository } from '../repositories/api-keys.js';
 import { ImageRepository } from '../repositories/images.js';
 import { WebhookDeliveryRepository } from '../repositories/webhook-deliveries.js';
@@ -20,7 +20,7 @@ const RESUME_INTERVAL_MS = 60_000;
 
 export interface WorkerProcessOptions {
   config: Config;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Tests register their own engine modules here (as with buildApp); production never does. */
   localEngineOverrides?: Partial<Record<OperationId, string>>;
 }

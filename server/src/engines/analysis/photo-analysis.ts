@@ -3,7 +3,7 @@
  * and faces when a detector is given.
  */
 import sharp from 'sharp';
-import type { RawImage } from '../raster/image.js';
+import { lumaAt, type RawImage } from '../raster/image.js';
 import { estimateNoiseSigma } from '../restore/nlmeans.js';
 
 /** What the rules look at, measured on the uploaded photo. */
@@ -93,7 +93,7 @@ function colourStats(data: Buffer, channels: number): { chromaP95: number; meanL
     const b = (channels >= 3 ? data[i + 2] : r) as number;
     const c = Math.max(r, g, b) - Math.min(r, g, b);
     hist[c] = (hist[c] as number) + 1;
-    lumaSum += 0.299 * r + 0.587 * g + 0.114 * b;
+    lumaSum += channels >= 3 ? lumaAt(data, i) : r;
   }
   let seen = 0;
   let chromaP95 = 255;

@@ -10,6 +10,7 @@
  * size limit. What it would take over here (URL, headers, JSON body) is a few lines of `call()`.
  */
 
+import type { Logger as ServerLogger } from '../../logging.js';
 import { ProviderFailure } from '../errors.js';
 
 export const MESSAGES = {
@@ -35,11 +36,8 @@ export class ProviderError extends ProviderFailure {
   }
 }
 
-/** The part of a pino / Fastify logger we use. */
-export interface Logger {
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+/** The part of the server's log (logging.ts) that remote engines use. */
+export type Logger = Pick<ServerLogger, 'warn' | 'error'>;
 
 export const consoleLogger: Logger = {
   warn: (obj, msg) => console.warn(msg ?? '', obj),
