@@ -1,37 +1,18 @@
 /**
- * Fill quality benchmark (issue 14). Runs every case of test-support/fill-cases.ts (objects pasted onto fixture
- * photos, truth known) through our object-removal engine, G'MIC's inpaint_matchpatch (only when `gmic` is on the
- * PATH; nothing is installed) and OpenCV's cv.inpaint (Telea), and prints per case and the mean: PSNR inside the
- * hole, texture ratio (mean Sobel gradient magnitude of the luma inside the hole, fill over truth) and time. Then
- * the engine's warm time at 1024x1024 with 5 % and 20 % masks.
- * Then the painted-mask cases (bench/fill/painted-cases.ts), the tuning set, the first held-out set (now seen
- * data), the second held-out set (held-out-2, run against three method changes: now seen data too), the third
- * (held-out-3, since looked at: seen data as well), the fourth (held-out-4, since looked at: seen data too), the
- * fifth (held-out-5, fills and figures since looked at: seen data too), the sixth (held-out-6, fills and figures since
- * looked at: seen data too), the seventh (held-out-7, since run against two method changes: seen data too), the
- * eighth (held-out-8, since run against a method change, its three worst cases looked at: seen data too), the ninth
- * (held-out-9, since run against two method changes, its three worst cases looked at: seen data too), the tenth
- * (held-out-10, committed before any fill ran on it, since run against two method changes, its three worst cases
- * looked at: seen data too), the
- * eleventh (held-out-11, committed before any fill ran on it, since run against four method changes, fills unseen),
- * the twelfth (held-out-12, committed before any fill ran on it, since run against two method changes, its three worst
- * cases looked at: seen data too), the thirteenth (held-out-13, committed before any fill ran on it, since run against
- * two method changes, its three worst cases looked at: seen data too), the fourteenth (held-out-14, committed before
- * any fill ran on it, since run against one method change, its three worst cases looked at: seen data), the
- * fifteenth (held-out-15, committed before any fill ran on it, since run against two method changes, its three worst
- * cases looked at: seen data),
- * the sixteenth (held-out-16, committed before any fill ran on it, run on the stroke-halo change and on the blob-halo
- * change it judged, fills unseen: seen data), the seventeenth (held-out-17, committed before any fill ran on it, since
- * judged the line-bridge change, its three worst cases looked at: seen data) and the eighteenth (held-out-18, committed
- * before any fill ran on it, since judged the dates' grain change, its three worst cases looked at: seen data),
- * with the share of mask pixels far from the truth beside PSNR and texture; when several painted sets run, also their
- * cases pooled (cases behind G'MIC, the shortfall, foreign misses, texture).
- * Run: npm run bench:fill   (BENCH_FILL_OUT=dir writes crops of every fill; BENCH_FILL_ONLY=case,case;
- * BENCH_FILL_SETS=disc,tuning,held-out,held-out-2,held-out-3,held-out-4,held-out-5,held-out-6,held-out-7,held-out-8,
- * held-out-9,held-out-10,held-out-11,held-out-12,held-out-13,held-out-14,held-out-15,held-out-16,held-out-17,
- * held-out-18 the case sets run (default: disc,tuning,held-out);
- * BENCH_FILL_SKIP=gmic,telea,cases,speed leaves those out;
- * BENCH_GMIC_SEEDS=1,2,3 the seeds G'MIC's score is averaged over; BENCH_GMIC_CACHE=dir keeps its fills; BENCH_RUNS=2 the timed runs at 1024x1024)
+ * Fill quality and speed benchmark. Runs the pasted-object discs (test-support/fill-cases.ts, truth known) and the
+ * painted-mask case sets (bench/fill/painted-cases.ts) through our object removal (the engine's fill, PNG in and out),
+ * G'MIC's inpaint_matchpatch (when `gmic` is on the PATH: `apt-get install gmic`) and OpenCV's Telea fill, and prints
+ * per case and per set: PSNR in the hole, texture ratio, the share of foreign pixels and time, and how ours stands
+ * against G'MIC (the four targets). Then each stage of our small-hole fill: its time, and what the fill loses on the
+ * sets run without it (its contribution). Then the speed runs: a typical brushed object at 1024x1024, first try and
+ * "Try another fill", a large one, and a ~1 % object on a 12-megapixel photo, each with its per-stage times.
+ * The sets: every one up to held-out-18 is seen data (a change may be decided on it); held-out-19, committed before
+ * the fast-fill change ran on it, judged that change once.
+ * Run: npm run bench:fill   (BENCH_FILL_SETS=disc,tuning,held-out,...,held-out-19 the sets (default: disc,tuning,
+ * held-out); BENCH_FILL_ONLY=case,case; BENCH_FILL_SKIP=gmic,telea,cases,stages,speed leaves those out;
+ * BENCH_FILL_WITHOUT=stage,stage runs our fill without those stages; BENCH_FILL_OUT=dir writes crops of every fill;
+ * BENCH_GMIC_SEEDS=1,2,3 the seeds G'MIC's score is averaged over; BENCH_GMIC_CACHE=dir keeps its fills;
+ * BENCH_RUNS=2 the timed speed runs)
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -39,41 +20,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import engine from '../server/src/engines/local/object-removal.js';
+import { FILL_STAGES, type FillStage, fillMasked } from '../server/src/engines/fill/masked-fill.js';
+import { OBJECT_REMOVAL_FILL } from '../server/src/engines/local/object-removal.js';
 import { cropRaw, maskBox, padBox } from '../server/src/engines/raster/geometry.js';
 import type { RawImage } from '../server/src/engines/raster/image.js';
-import { fixturePixels, toPng } from '../test-support/engine-ctx.js';
-import { blobMask, buildFillCase, engineFill, FILL_CASES, scoreFill, teleaFill } from '../test-support/fill-cases.js';
-import { type PaintedCaseSpec, scorePainted } from '../test-support/painted-cases.js';
+import { fixturePixels, fromPng, recordingContext, toPng } from '../test-support/engine-ctx.js';
+import { blobMask, buildFillCase, FILL_CASES, scoreFill, teleaFill } from '../test-support/fill-cases.js';
+import { type PaintedCase, type PaintedCaseSpec, scorePainted } from '../test-support/painted-cases.js';
 import { buildPaintedCase, PAINTED_SETS, paintedSetBase } from './fill/painted-cases.js';
 
 const outDir = process.env.BENCH_FILL_OUT;
 const only = process.env.BENCH_FILL_ONLY?.split(',');
 const skip = process.env.BENCH_FILL_SKIP?.split(',') ?? [];
-/**
- * Which case sets run: the pasted-object discs, and the painted masks' tuning set, first held-out set (now seen
- * data), second held-out set (`held-out-2`, now seen data too), third held-out set (`held-out-3`, since looked at:
- * seen data as well), fourth held-out set (`held-out-4`, since looked at: seen data too), fifth held-out set
- * (`held-out-5`, fills and figures since looked at: seen data too), sixth held-out set (`held-out-6`, fills and figures
- * since looked at: seen data too), seventh held-out set (`held-out-7`, since run against two method changes: seen data
- * too), eighth held-out set (`held-out-8`, since run against a method change, its three worst cases looked at: seen
- * data too), ninth held-out set (`held-out-9`, since run against two method changes, its three worst cases looked at:
- * seen data too), tenth held-out set (`held-out-10`, committed before any fill ran on it, since run against two
- * method changes and its three worst cases looked at: seen data), eleventh held-out set (`held-out-11`, committed before any fill ran on it,
- * since run against four method changes with its fills unseen), twelfth held-out set (`held-out-12`, committed before
- * any fill ran on it, since run against two method changes and looked at: seen data), thirteenth held-out set
- * (`held-out-13`, committed before any fill ran on it, since run against two method changes and its three worst cases
- * looked at: seen data), fourteenth held-out set (`held-out-14`, committed before any fill ran on it, since run against
- * one method change, its three worst cases looked at: seen data), fifteenth held-out set (`held-out-15`, committed
- * before any fill ran on it, since run against two method changes and its three worst cases looked at: seen data),
- * sixteenth held-out set
- * (`held-out-16`, committed before any fill ran on it, run on the stroke-halo change and on the blob-halo change it
- * judged, fills unseen: seen data), seventeenth held-out set (`held-out-17`, committed before any fill ran on it, since
- * judged the line-bridge change, its three worst cases looked at: seen data) and eighteenth held-out set
- * (`held-out-18`, committed before any fill ran on it, since judged the dates' grain change, its three worst cases
- * looked at: seen data); the last seventeen
- * run only when asked for.
- */
+/** Which case sets run (the pasted-object discs and the painted sets by name). */
 const sets = (process.env.BENCH_FILL_SETS ?? 'disc,tuning,held-out').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-fill-'));
@@ -90,8 +49,33 @@ type Method = 'ours' | 'gmic' | 'telea';
 /** One fill, or several (one per seed) whose scores are averaged. */
 type Fill = (photo: RawImage, hole: RawImage) => Promise<RawImage | RawImage[]>;
 
+/** Each stage's summed wall time over the runs of `ours` since the last reset (stageTimes). */
+let stageMs = new Map<string, number>();
+
+/** The app's inference threads on the 2-core machine the targets are set for. */
+const THREADS = 2;
+
+/** Our object removal as the engine runs it (PNG in and out), with `without` stages left out, try `variation`. */
+async function oursWith(photo: RawImage, hole: RawImage, without: FillStage[] = [], variation = 0): Promise<RawImage> {
+  const { ctx } = recordingContext(THREADS);
+  const input = { image: await toPng(photo), mask: await toPng(hole), variation };
+  const onStage = (stage: string, ms: number) => stageMs.set(stage, (stageMs.get(stage) ?? 0) + ms);
+  const out = await fillMasked(input, ctx, { ...OBJECT_REMOVAL_FILL, without, onStage });
+  return fromPng(out.images[0] as Buffer);
+}
+
+/** BENCH_FILL_WITHOUT=stage,stage: our fill's stages left out in every run (masked-fill.ts, FILL_STAGES). */
+const without = (process.env.BENCH_FILL_WITHOUT?.split(',') ?? []) as FillStage[];
+
 function ours(photo: RawImage, hole: RawImage): Promise<RawImage> {
-  return engineFill(engine, photo, hole);
+  return oursWith(photo, hole, without);
+}
+
+/** The stage times gathered since the last call, as "stage ms" in the order they ran, then reset. */
+function stageTimes(runs: number): string {
+  const line = [...stageMs].map(([s, ms]) => `${s} ${(ms / runs).toFixed(0)}`).join(', ');
+  stageMs = new Map();
+  return line;
 }
 
 /**
@@ -174,6 +158,7 @@ async function main() {
   // Warm: the engine's first run pays for module loading.
   const first = await buildFillCase(FILL_CASES[0] as (typeof FILL_CASES)[0], 0);
   await ours(first.photoWithObject, first.hole);
+  stageTimes(1);
 
   const pad = (s: string, n: number) => s.padEnd(n);
   const num = (v: number, n: number, d: number) => v.toFixed(d).padStart(n);
@@ -235,6 +220,7 @@ async function main() {
       labels.push(label);
     }
     if (labels.length > 1) pooledSummary(labels, pooled);
+    if (pooled.length > 0 && !skip.includes('stages')) await stageContributions(labels, pooled);
   }
   if (!skip.includes('speed')) await speed();
   fs.rmSync(tmp, { recursive: true, force: true });
@@ -242,6 +228,8 @@ async function main() {
 
 interface PaintedRow {
   name: string;
+  /** The case itself, so that the stage bench can fill it again. */
+  c: PaintedCase;
   /** Per method: PSNR in the mask, texture ratio, share of mask pixels far from the truth, time. */
   scores: Map<Method, { db: number; tex: number; foreign: number; ms: number }>;
 }
@@ -266,7 +254,7 @@ async function paintedSet(label: string, specs: PaintedCaseSpec[], indexBase: nu
     const c = await buildPaintedCase(spec, indexBase + i);
     const holePx = c.hole.data.reduce((s, v) => s + (v ? 1 : 0), 0);
     await writeCrop(`${c.name}-0-truth`, c.truth, c.hole);
-    const row: PaintedRow = { name: c.name, scores: new Map() };
+    const row: PaintedRow = { name: c.name, c, scores: new Map() };
     const cells: string[] = [];
     for (const [m, fill] of methods) {
       const t = performance.now();
@@ -333,38 +321,73 @@ function pooledSummary(labels: string[], rows: PaintedRow[]): void {
 }
 
 /**
- * Warm time at 1024x1024: a round blob covering 5 % and 20 % of a wood-and-saucer photo, the whole engine run (PNG
- * in and out included). Wall time and this process's CPU time (process.cpuUsage) of the same runs: on a shared
- * machine the CPU time is the figure that compares across runs. Beside it, the ratio to an in-run reference: OpenCV's
- * Telea fill of the same mask, timed between our runs, so a loaded machine slows both.
+ * What each stage of the small-hole fill costs and earns on the painted cases run (`rows`): its mean wall time per
+ * case from the runs above, then the same cases filled again without it (masked-fill.ts, FILL_STAGES), and what our
+ * fill loses without it: dB, foreign points, texture; a negative loss means the fill is better without the stage.
+ */
+async function stageContributions(labels: string[], rows: PaintedRow[]): Promise<void> {
+  console.log(
+    `\nStages on ${labels.join(', ')} (${rows.length} cases): mean ms per case as run: ${stageTimes(rows.length)}`,
+  );
+  console.log('stage left out      dB lost  foreign pts added  texture lost  ms saved per case');
+  for (const stage of FILL_STAGES) {
+    let [db, foreign, tex, ms] = [0, 0, 0, 0];
+    for (const r of rows) {
+      const o = r.scores.get('ours');
+      if (!o) continue;
+      const t = performance.now();
+      const sc = scorePainted(r.c, await oursWith(r.c.truth, r.c.hole, [stage]));
+      ms += o.ms - (performance.now() - t);
+      db += o.db - sc.db;
+      foreign += sc.foreign - o.foreign;
+      tex += o.tex - sc.texture;
+    }
+    stageTimes(1);
+    const n = rows.length;
+    console.log(
+      `${stage.padEnd(18)} ${(db / n).toFixed(2).padStart(8)} ${((100 * foreign) / n).toFixed(2).padStart(18)} ${(tex / n).toFixed(3).padStart(13)} ${(ms / n).toFixed(0).padStart(18)}`,
+    );
+  }
+}
+
+/**
+ * Warm time of the whole engine (PNG in and out) on the sizes the targets name: a typical brushed object at 1024x1024
+ * (a blob over 0.5 % of the photo: the small-hole path with the learned fill), first try and "Try another fill"; a
+ * large one there (5 %: the patch fill alone); and a ~1 % object on a 12-megapixel photo (4000x3000). Wall time, this
+ * process's CPU time (on a shared machine the figure that compares across runs) and each stage's time; beside it,
+ * OpenCV's Telea fill of the same mask timed between our runs, so a loaded machine slows both.
  */
 async function speed() {
-  const big = await fixturePixels('coffee.png', { width: 1024, height: 1024 });
-  for (const share of [0.05, 0.2]) {
-    const r = Math.sqrt((share * 1024 * 1024) / Math.PI);
-    const hole = blobMask(1024, 1024, { cx: 560, cy: 540, rx: r, ry: r }, 0);
-    const covered = hole.data.reduce((s, v) => s + (v ? 1 : 0), 0) / (1024 * 1024);
-    await ours(big, hole);
-    await teleaFill(big, hole);
+  const runs: { label: string; w: number; h: number; share: number; variation: number }[] = [
+    { label: '1024x1024, 0.5 % object, first try', w: 1024, h: 1024, share: 0.005, variation: 0 },
+    { label: '1024x1024, 0.5 % object, try another', w: 1024, h: 1024, share: 0.005, variation: 1 },
+    { label: '1024x1024, 5 % object', w: 1024, h: 1024, share: 0.05, variation: 0 },
+    { label: '4000x3000 (12 MP), 1 % object', w: 4000, h: 3000, share: 0.01, variation: 0 },
+  ];
+  for (const { label, w, h, share, variation } of runs) {
+    const photo = await fixturePixels('coffee.png', { width: w, height: h });
+    const r = Math.sqrt((share * w * h) / Math.PI);
+    const hole = blobMask(w, h, { cx: 0.55 * w, cy: 0.53 * h, rx: r, ry: r }, 0);
+    await oursWith(photo, hole, [], variation);
+    stageTimes(1);
     const wall: number[] = [];
     const cpu: number[] = [];
     const reference: number[] = [];
     for (let k = 0; k < RUNS; k++) {
       const c = process.cpuUsage();
       const t = performance.now();
-      await ours(big, hole);
+      await oursWith(photo, hole, [], variation);
       wall.push(performance.now() - t);
       const used = process.cpuUsage(c);
       cpu.push((used.user + used.system) / 1000);
       const tr = performance.now();
-      await teleaFill(big, hole);
+      await teleaFill(photo, hole);
       reference.push(performance.now() - tr);
     }
-    const ratio = wall.reduce((a, b) => a + b, 0) / reference.reduce((a, b) => a + b, 0);
     const range = (v: number[]) => `${Math.min(...v).toFixed(0)}-${Math.max(...v).toFixed(0)} ms`;
     console.log(
-      `1024x1024, mask ${(covered * 100).toFixed(1)} %: ours warm, ${RUNS} runs: wall ${range(wall)}, CPU ${range(cpu)}; ` +
-        `Telea reference ${range(reference)}, ours/Telea ${ratio.toFixed(2)} (load ${os.loadavg()[0]?.toFixed(1)})`,
+      `${label}: ours warm, ${RUNS} runs: wall ${range(wall)}, CPU ${range(cpu)}; Telea ${range(reference)} ` +
+        `(load ${os.loadavg()[0]?.toFixed(1)}); per stage, mean ms: ${stageTimes(RUNS)}`,
     );
   }
 }

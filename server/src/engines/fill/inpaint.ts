@@ -6,8 +6,7 @@
  * 2009: each patch touching the hole finds a similar patch wholly outside it) and a vote in which each hole pixel
  * becomes the similarity-weighted mean of what the overlapping matches say it should be. The nearest-neighbour field
  * is carried up the pyramid, so fine levels copy real full-resolution texture along the structure found below. The
- * result is blended into its border in the gradient domain (fill/poisson-blend.ts). A small hole is filled several
- * times with other source choices, and the most typical fill is kept. The free fill (`ordered: false`) leaves the
+ * result is blended into its border in the gradient domain (fill/poisson-blend.ts). The free fill (`ordered: false`) leaves the
  * ordered fill out: its coarsest level is found by patch matching alone, as in Wexler et al. and Newson et al.
  */
 import { AppError } from '@ai-editor/core';
@@ -39,7 +38,7 @@ export interface InpaintOptions {
   onProgress?: (fraction: number) => void;
   /**
    * 0 for the usual fill; another number gives another fill of the same hole (other source choices, another random
-   * search), for 'Try another fill'. Within a fill, each try of a small hole has a variation of its own (fillOnce).
+   * search), for 'Try another fill'.
    */
   variation?: number;
   /** Copy from every patch outside the hole, including those of objects touching it (fill-sources.ts). */
@@ -82,13 +81,6 @@ const THIN_BLEND = { sweeps: 100, keepShading: 0.3, keepDetail: 0.8, radius: 2 }
 /** The full-resolution fill gives way to the one from half resolution when it is this many times as busy (fillOnce). */
 const BUSIER = 1.3;
 /**
- * A small hole is filled this many times, with other source choices, and the most typical fill is kept
- * (mostTypical): on the 109 seen painted cases, 17 -> 15 cases over 1.5 dB behind G'MIC, their shortfall
- * -52.9 -> -37.1 dB, for some grain (texture 0.84 -> 0.78; docs/fill.md).
- */
-const TRIES = 4;
-
-/**
  * Thin parts of the hole (text, dates: thinParts) copy from everything around them, objects included, and their
  * seam is blended to every neighbour: what a stroke crosses is continued through it.
  */
@@ -104,62 +96,25 @@ function keepThinStructure(sources: SourceMap, thin: Uint8Array, w: number, h: n
 /**
  * Fills the set pixels of `mask` (1 channel, same size) in an RGB image. Throws when no patch lies wholly outside
  * the mask (there is nothing to copy from).
- *
- * A hole small enough for the ordered fill at full resolution is filled TRIES times with other source choices
- * (fillOnce), and the most typical fill is kept (mostTypical): a piece of a neighbour that one try pastes in is
- * seldom pasted by the others, so the fill nearest to the rest leaves it out. A larger hole is filled once (its time
- * budget goes to the reduced levels).
  */
 export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = {}): InpaintResult {
   const hole = holeOf(image, mask, opts);
   if (opts.ordered === false) return fillFrom(image, hole, opts, 1);
-  const tries = hole.pixels.reduce((s, v) => s + v, 0) <= STRUCTURE_PIXELS ? TRIES : 1;
-  const fills: InpaintResult[] = [];
-  for (let t = 0; t < tries; t++) {
-    const onProgress = opts.onProgress && ((f: number) => opts.onProgress?.((t + f) / tries));
-    fills.push(fillOnce(image, mask, hole, { ...opts, onProgress }, t));
-  }
-  return mostTypical(fills, hole.pixels);
+  return fillOnce(image, mask, hole, opts);
 }
 
 /**
- * Try `t` of a hole ('Try another fill' number v asks for tries TRIES * v and on). A hole small enough for the
- * full-resolution ordered fill is also filled from half resolution up (fillFrom), and the full-resolution fill is
+ * A hole small enough for the full-resolution ordered fill is also filled from half resolution up (fillFrom), and the full-resolution fill is
  * kept unless it is more than BUSIER times as busy in the hole: there, copying patch by patch at full size has
  * pasted pieces of the objects beside the hole (a row of posts, a row of coins continued into open water or a bare
  * table), which at half size are too small to be copied and so are left out.
  */
-function fillOnce(image: RawImage, mask: RawImage, hole: Hole, opts: InpaintOptions, t: number): InpaintResult {
-  const variation = TRIES * (opts.variation ?? 0) + t;
-  const fine = fillFrom(image, hole, { ...opts, variation }, 1);
+function fillOnce(image: RawImage, mask: RawImage, hole: Hole, opts: InpaintOptions): InpaintResult {
+  const fine = fillFrom(image, hole, opts, 1);
   if (fine.levels > 1) return fine;
-  const coarse = fillFrom(image, hole, { ...opts, variation, onProgress: undefined }, 2);
+  const coarse = fillFrom(image, hole, { ...opts, onProgress: undefined }, 2);
   if (coarse.levels === 1) return fine;
   return holeTexture(fine.image, mask) > BUSIER * holeTexture(coarse.image, mask) ? coarse : fine;
-}
-
-/** The fill with the smallest summed squared difference to the others over the hole's pixels (their medoid). */
-function mostTypical(fills: InpaintResult[], hole: Uint8Array): InpaintResult {
-  const c = fills[0]?.image.channels ?? 3;
-  const pixels: number[] = [];
-  for (let i = 0; i < hole.length; i++) if (hole[i]) pixels.push(i);
-  const sums = fills.map(() => 0);
-  // Each pair once: the difference is symmetric.
-  for (let a = 0; a < fills.length; a++) {
-    for (let b = a + 1; b < fills.length; b++) {
-      const [x, y] = [(fills[a] as InpaintResult).image.data, (fills[b] as InpaintResult).image.data];
-      let sum = 0;
-      for (const i of pixels) {
-        for (let k = 0; k < Math.min(c, 3); k++) {
-          const d = (x[i * c + k] as number) - (y[i * c + k] as number);
-          sum += d * d;
-        }
-      }
-      sums[a] = (sums[a] as number) + sum;
-      sums[b] = (sums[b] as number) + sum;
-    }
-  }
-  return fills[sums.indexOf(Math.min(...sums))] as InpaintResult;
 }
 
 /** What every fill of a hole shares: its pixels, its strokes and the sources that belong to the background. */

@@ -1,5 +1,6 @@
 import { miganFill } from '../models/migan.js';
 import { processMaskedRegion } from '../raster/fit.js';
+import { cropRaw, maskBox, padBox } from '../raster/geometry.js';
 import { decode, decodeMask, encodePng, type RawImage } from '../raster/image.js';
 import type { EngineContext, EngineOutput } from '../types.js';
 import { detailMean } from './detail-mean.js';
@@ -17,31 +18,59 @@ export interface FillOptions {
   minDilation: number;
   /** The patch fill copies from objects the mask touches too (inpainting mends an area from whatever surrounds it). */
   keepForeign?: boolean;
+  /** Stages left out, for the fill bench to measure what each one adds. */
+  without?: FillStage[];
+  /** Told each stage's wall time as it ends (the fill bench prints them). */
+  onStage?: (stage: string, ms: number) => void;
+}
+
+/** The stages of a small hole's fill that the bench can leave out, to measure each one's contribution. */
+export const FILL_STAGES = ['free fill', 'learned fill', 'line bridge'] as const;
+export type FillStage = (typeof FILL_STAGES)[number];
+
+/** Runs `work`, telling `onStage` how long it took. */
+async function timed<T>(onStage: FillOptions['onStage'], stage: string, work: () => T | Promise<T>): Promise<T> {
+  const t = performance.now();
+  const out = await work();
+  onStage?.(stage, performance.now() - t);
+  return out;
 }
 
 /** Painted strokes no wider than 2 * STROKE_RADIUS + 1 pixels (text, dates) are not grown as blobs are. */
 const STROKE_RADIUS = 5;
+/** How far past the grown mask the halo test and the stroke test look (halo-growth.ts's windows, thin-parts.ts's). */
+const GROW_REACH = 24;
 
 /**
  * The mask grown where its edge shows the soft edge or halo of what it covers (halo-growth.ts): its blobs by up to
  * `dilation` pixels, its thin strokes (thin-parts.ts) by one. Grown blindly, a stroke over a date had twice the
- * pixels to invent, and a blob reached onto the object beside it, which the fills then carried into the hole
- * (docs/fill.md, "A stroke grows only where a halo shows", "A blob grows only where a halo shows"). `blobs` marks the
- * pixels that belong to the grown blobs, not to a stroke.
+ * pixels to invent, and a blob reached onto the object beside it, which the fills then carried into the hole.
+ * `blobs` marks the pixels that belong to the grown blobs, not to a stroke. The work is done on the mask's box
+ * widened by GROW_REACH past the growth (what the halo test looks at), not on the whole photo.
  */
 function growMask(photo: RawImage, painted: RawImage, dilation: number): { mask: RawImage; blobs: Uint8Array } {
   const { width: w, height: h } = painted;
-  const thin = thinParts(painted.data, w, h, STROKE_RADIUS);
-  const blobs = new Uint8Array(w * h);
-  for (let i = 0; i < blobs.length; i++) blobs[i] = painted.data[i] && !thin[i] ? 1 : 0;
-  const grow = (seeds: Uint8Array, rings: number, contrast: EdgeContrast) =>
-    dilation > 0 && seeds.includes(1) ? haloGrowth(photo, painted.data, seeds, rings, contrast) : new Uint8Array(w * h);
-  const blobHalo = grow(blobs, dilation, 'rms');
-  const strokeHalo = grow(thin, 1, 'mean');
   const data = Buffer.alloc(w * h);
-  for (let i = 0; i < data.length; i++) {
-    blobs[i] = blobs[i] || blobHalo[i] ? 1 : 0;
-    data[i] = blobs[i] || painted.data[i] || strokeHalo[i] ? 255 : 0;
+  const blobs = new Uint8Array(w * h);
+  const bounds = maskBox(painted);
+  if (!bounds) return { mask: { ...painted, data }, blobs };
+  const box = padBox(bounds, dilation + GROW_REACH, w, h);
+  const part = cropRaw(painted, box);
+  const { width: bw, height: bh } = box;
+  const thin = thinParts(part.data, bw, bh, STROKE_RADIUS);
+  const partBlobs = Uint8Array.from(thin, (t, i) => (part.data[i] && !t ? 1 : 0));
+  const crop = cropRaw(photo, box);
+  const grow = (seeds: Uint8Array, rings: number, contrast: EdgeContrast) =>
+    dilation > 0 && seeds.includes(1) ? haloGrowth(crop, part.data, seeds, rings, contrast) : new Uint8Array(bw * bh);
+  const blobHalo = grow(partBlobs, dilation, 'rms');
+  const strokeHalo = grow(thin, 1, 'mean');
+  for (let y = 0; y < bh; y++) {
+    for (let x = 0; x < bw; x++) {
+      const i = y * bw + x;
+      const j = (box.top + y) * w + box.left + x;
+      blobs[j] = partBlobs[i] || blobHalo[i] ? 1 : 0;
+      data[j] = blobs[j] || part.data[i] || strokeHalo[i] ? 255 : 0;
+    }
   }
   return { mask: { ...painted, data }, blobs };
 }
@@ -49,16 +78,6 @@ function growMask(photo: RawImage, painted: RawImage, dilation: number): { mask:
 /** The grown mask's pixels outside its blobs: its strokes. */
 function strokesOf(mask: RawImage, blobs: Uint8Array): Uint8Array {
   return Uint8Array.from(blobs, (b, i) => (mask.data[i] && !b ? 1 : 0));
-}
-
-/** The photo mirrored left to right (the network's second view: a scene it finds as natural, its mistakes elsewhere). */
-function mirrored(img: RawImage): RawImage {
-  const { width: w, height: h, channels: c } = img;
-  const data = Buffer.alloc(img.data.length);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) img.data.copy(data, (y * w + x) * c, (y * w + w - 1 - x) * c, (y * w + w - x) * c);
-  }
-  return { ...img, data };
 }
 
 /** Where try v places the network's window: the hole off its centre by SHIFTS[v % 5]. */
@@ -78,20 +97,9 @@ function marginFor(maskWidth: number, maskHeight: number): number {
   return Math.max(48, Math.max(maskWidth, maskHeight));
 }
 
-/**
- * The network's fills (models/migan.ts) for try `variation`: of the photo and of the photo mirrored, two views it goes
- * wrong on in different places; from try 1 on, its window is moved (SHIFTS).
- */
-async function learnedFills(
-  photo: RawImage,
-  mask: RawImage,
-  variation: number,
-  threads: number,
-): Promise<[RawImage, RawImage]> {
-  const shift = SHIFTS[variation % SHIFTS.length] as (typeof SHIFTS)[number];
-  const direct = await miganFill(photo, mask, threads, shift);
-  const flipped = await miganFill(mirrored(photo), mirrored(mask), threads, { x: -shift.x, y: shift.y });
-  return [direct, mirrored(flipped)];
+/** The network's fill (models/migan.ts) for try `variation`: from try 1 on, its window is moved (SHIFTS). */
+function learnedFill(photo: RawImage, mask: RawImage, variation: number, threads: number): Promise<RawImage> {
+  return miganFill(photo, mask, threads, SHIFTS[variation % SHIFTS.length]);
 }
 
 /** Which patch fill (inpaint.ts): copying from objects that touch the hole too, and with or without the ordered fill. */
@@ -126,10 +134,8 @@ async function patchFill(
 
 /**
  * Holes up to this many pixels (after growing) are filled by several methods and given their mean (blend); larger ones
- * by the patch fill alone. They run one after the other on this thread (onnxruntime-node runs a session on the calling
- * thread): at 1024x1024 a 5 % hole takes the patch fill about 1.5 s, and each of the network's two views 0.5-0.7 s,
- * together over the 2 s allowed. The mean was measured on painted strokes and blobs up to 2,200 pixels, not on holes of
- * that size (docs/fill.md).
+ * by the patch fill alone, whose time goes to its reduced levels. The mean was measured on painted strokes and blobs
+ * up to 2,200 pixels.
  */
 const BLEND_MAX_PIXELS = 8000;
 
@@ -137,47 +143,39 @@ const BLEND_MAX_PIXELS = 8000;
  * Where one fill goes its own way (a piece of a neighbour pasted, a shape invented) while the others agree, the plain
  * mean kept it as a faint ghost; each fill's weight falls with its distance from the fills' median (blurred
  * AGREEMENT.sigma px; at 125 levels from it a fill keeps half its weight). The mean of the fills is calmer than each
- * (their grain partly cancels), so its fine detail is grown back by DETAIL_GAIN (an unsharp mask of DETAIL_SIGMA px)
- * (docs/fill.md, "Fills that agree outvote a ghost"). The mean of five fills is calmer than that of four: a wider
- * blur grows back coarser grain too (1 px before the free fill; docs/fill.md, "A fill without the ordered fill").
- * The gain trades PSNR for grain: 0.7 (0.5 before) brings a fill's texture nearer the photo's (0.87 -> 0.93 of it on
- * the seen cases), a smudge being what a visitor sees first, for about 0.2 dB of the lead over G'MIC (docs/fill.md,
- * "The grain grown back further").
+ * (their grain partly cancels), so its fine detail is grown back by DETAIL_GAIN (an unsharp mask of DETAIL_SIGMA px):
+ * 0.7 brings a fill's texture nearer the photo's (0.87 -> 0.93 of it on the seen cases) for about 0.2 dB.
  */
 const AGREEMENT = { spread: 150, sigma: 2 };
 const DETAIL_GAIN = 0.7;
 const DETAIL_SIGMA = 1.5;
 /**
- * Object removal's blobs also get a patch fill that may copy from the objects the hole touches: where the brush cut
- * into a neighbour it continues the neighbour's edge, as the truth does, but where it pastes the neighbour it is far
- * from the other fills, so it is trusted only near their median (at 33 levels from it it keeps half its weight). On
- * the 173 seen painted cases: +1.78 -> +1.94 dB over G'MIC, cases behind 17 -> 16 (shortfall -40.0 -> -39.6 dB),
- * foreign misses 3 -> 2, texture 0.87 -> 0.88 (docs/fill.md, "The neighbour's edge, where the fills agree"). The free
- * fill (below) copies from those objects too and is trusted as little.
+ * The free fill copies from the objects the hole touches, and the network invents what the scene suggests (a dark
+ * ghost coin where a coin of a row was brushed out): both are trusted only near the fills' median (at 33 levels from it
+ * they keep half their weight), so the ordered patch fill, which copies from the background alone, has the last word
+ * where they go their own way.
  */
-const OPEN_SPREAD = 40;
+const NEAR_MEDIAN = 40;
 
 /**
- * The blobs' base weights: the patch fill's (object removal splits it with the open patch fill), the free fill's (the
- * patch fill without the ordered fill: it finds the hole by matching patches over the whole photo, as G'MIC does, so
- * it does not carry an edge past the end of its object) and each of the network's two views'. A fifth fill also makes
- * the median a real one (docs/fill.md, "A fill without the ordered fill").
+ * The blobs' base weights: the patch fill's, the free fill's (the patch fill without the ordered fill: it finds the
+ * hole by matching patches over the whole photo, as G'MIC does, so it does not carry an edge past the end of its
+ * object) and the network's.
  */
 const WEIGHTS = { patch: 0.5, free: 0.25, view: 0.3 };
 
 /**
  * In strokes (text, dates), the mean of the patch fill and the free fill, its detail grown back (an unsharp mask of
- * `sigma` px, times `gain`). The dates stay the smoothest fills: at gain 0.75 their texture was 0.83 of the truth's on
- * the 69 seen dates, at 1.0 it is 0.88 for 0.25 dB of their lead over G'MIC, none of them falling behind it
- * (docs/fill.md, "The grain grown back further", "More of the dates' grain grown back").
+ * `sigma` px, times `gain`): at gain 0.75 the dates' texture was 0.83 of the truth's on the 69 seen dates, at 1.0 it
+ * is 0.88 for 0.25 dB of their lead over G'MIC.
  */
 const STROKE_DETAIL = { gain: 1, sigma: 1 };
 
-/** A small hole's fills beside the patch fill: the open patch fill (object removal only), the free fill, the views. */
+/** A small hole's fills beside the patch fill, and whether the lines crossing its blobs are drawn through. */
 interface MoreFills {
-  open: RawImage | null;
-  free: RawImage;
-  views: [RawImage, RawImage] | null;
+  free: RawImage | null;
+  view: RawImage | null;
+  bridge: boolean;
 }
 
 /**
@@ -185,23 +183,18 @@ interface MoreFills {
  * edges that cross the blobs drawn through them (line-bridge.ts); in strokes, the mean of the patch fill and the free
  * fill.
  */
-function blend(blobs: Uint8Array, strokes: Uint8Array, patched: RawImage, { open, free, views }: MoreFills): RawImage {
+function blend(blobs: Uint8Array, strokes: Uint8Array, patched: RawImage, { free, view, bridge }: MoreFills): RawImage {
   let filled = patched;
-  if (views) {
-    const patches = open
-      ? [
-          { img: patched, weight: WEIGHTS.patch / 2 },
-          { img: open, weight: WEIGHTS.patch / 2, spread: OPEN_SPREAD },
-        ]
-      : [{ img: patched, weight: WEIGHTS.patch }];
+  if (view) {
     const fills = [
-      ...patches,
-      { img: free, weight: WEIGHTS.free, spread: OPEN_SPREAD },
-      ...views.map((img) => ({ img, weight: WEIGHTS.view })),
+      { img: patched, weight: WEIGHTS.patch },
+      ...(free ? [{ img: free, weight: WEIGHTS.free, spread: NEAR_MEDIAN }] : []),
+      { img: view, weight: WEIGHTS.view, spread: NEAR_MEDIAN },
     ];
-    filled = bridgeLines(detailMean(blobs, fills, DETAIL_GAIN, DETAIL_SIGMA, AGREEMENT), blobs);
+    filled = detailMean(blobs, fills, DETAIL_GAIN, DETAIL_SIGMA, AGREEMENT);
+    if (bridge) filled = bridgeLines(filled, blobs);
   }
-  if (!strokes.includes(1)) return filled;
+  if (!free || !strokes.includes(1)) return filled;
   return detailMean(
     strokes,
     [
@@ -216,13 +209,11 @@ function blend(blobs: Uint8Array, strokes: Uint8Array, patched: RawImage, { open
 /**
  * Fills the painted area with the patch fill (inpaint.ts: structure-first exemplar fill, PatchMatch, Poisson
  * blending). A hole up to BLEND_MAX_PIXELS is also filled by the free fill (the same without the ordered fill) and,
- * with blobs in it, by a learned inpainting network (models/migan.ts) on the photo and on the photo mirrored; object
- * removal adds a patch fill that may copy from the objects the hole touches. In the blobs the result is the fills'
- * mean, each trusted where it agrees with the others, with its fine detail grown back and the straight lines that cross
- * it drawn through (line-bridge.ts); in strokes (text, dates), the mean of the patch fill and the free fill (blend).
- * They go wrong in different places (the network invents grain and
- * shapes, the patch fill pastes a piece of a neighbour or carries an edge too far), and their mean is closer to the
- * truth than each (docs/fill.md).
+ * with blobs in it, by a learned inpainting network (models/migan.ts) on the hole's neighbourhood. In the blobs the
+ * result is the fills' mean, each trusted where it agrees with the others, with its fine detail grown back and the
+ * straight lines that cross it drawn through (line-bridge.ts); in strokes (text, dates), the mean of the patch fill and
+ * the free fill (blend). They go wrong in different places (the network invents grain and shapes, the patch fill
+ * pastes a piece of a neighbour or carries an edge too far), and their mean is closer to the truth than each.
  * Pixels outside the (slightly grown) mask are returned unchanged. Object removal and inpainting share this; they
  * differ in how much the mask grows and in what the patch fill may copy. Try v of the same photo and mask ('Try
  * another fill') gives every fill its try v. A mask over the whole photo is refused (MASK_COVERS_PHOTO, from the
@@ -234,10 +225,11 @@ export async function fillMasked(
   opts: FillOptions,
 ): Promise<EngineOutput> {
   ctx.progress({ stage: 'Reading the photo and mask', percent: 2 });
-  const photo = await decode(input.image);
+  const { onStage } = opts;
+  const photo = await timed(onStage, 'decode', () => decode(input.image));
   const painted = await decodeMask(input.mask, photo.width, photo.height);
   const dilation = Math.max(opts.minDilation, Math.round(opts.dilation * Math.max(photo.width, photo.height)));
-  const { mask, blobs } = growMask(photo, painted, dilation);
+  const { mask, blobs } = await timed(onStage, 'grow mask', () => growMask(photo, painted, dilation));
   const v = input.variation ?? 0;
   const variation = Number.isInteger(v) && v > 0 ? v : 0;
   const holePixels = mask.data.reduce((n, m) => n + (m ? 1 : 0), 0);
@@ -245,47 +237,43 @@ export async function fillMasked(
     return { images: [await encodePng(photo)], metadata: { note: 'The mask was empty: nothing to fill' } };
   }
   ctx.progress({ stage: 'Filling', percent: 5 });
+  const without = new Set(opts.without);
   const small = holePixels <= BLEND_MAX_PIXELS;
-  // The network fills blobs only (in strokes it does worse than the patch fills; docs/fill.md).
-  const network = small && blobs.includes(1);
+  // The network fills blobs only (in strokes it does worse than the patch fills).
+  const network = small && blobs.includes(1) && !without.has('learned fill');
+  const free = small && !without.has('free fill');
   const keepForeign = opts.keepForeign ?? false;
-  // Object removal's blobs take a patch fill that may copy from the objects the hole touches (blend).
-  const open = network && !keepForeign;
-  // The patch fills share the progress bar from 5 % to 93 %, or its first half when the network runs after them.
-  const span = (network ? 44 : 88) / (small ? (open ? 3 : 2) : 1);
-  const progressFrom = (k: number) => ({ from: 5 + k * span, span });
-  const patched = await patchFill(photo, mask, variation, { keepForeign, ordered: true }, ctx, progressFrom(0));
-  const filled = small
-    ? blend(blobs, strokesOf(mask, blobs), patched, {
-        open: open
-          ? await patchFill(photo, mask, variation, { keepForeign: true, ordered: true }, ctx, progressFrom(1))
-          : null,
-        free: await patchFill(
-          photo,
-          mask,
-          variation,
-          { keepForeign: true, ordered: false },
-          ctx,
-          progressFrom(open ? 2 : 1),
-        ),
-        views: network ? await learnedFills(photo, mask, variation, ctx.threads) : null,
-      })
+  // The patch fills share the progress bar from 5 % to 93 %, or its first two thirds when the network runs after them.
+  const span = (network ? 60 : 88) / (free ? 2 : 1);
+  const patched = await timed(onStage, 'patch fill', () =>
+    patchFill(photo, mask, variation, { keepForeign, ordered: true }, ctx, { from: 5, span }),
+  );
+  const more = small && {
+    free: free
+      ? await timed(onStage, 'free fill', () =>
+          patchFill(photo, mask, variation, { keepForeign: true, ordered: false }, ctx, { from: 5 + span, span }),
+        )
+      : null,
+    view: network ? await timed(onStage, 'learned fill', () => learnedFill(photo, mask, variation, ctx.threads)) : null,
+    bridge: !without.has('line bridge'),
+  };
+  const filled = more
+    ? await timed(onStage, 'blend', () => blend(blobs, strokesOf(mask, blobs), patched, more))
     : patched;
   ctx.progress({ stage: 'Encoding', percent: 95 });
-  // A small hole's metadata names each fill in its mean once.
+  // A small hole's metadata names the fills in its mean.
   const members = [
-    open
-      ? 'two structure-first exemplar fills (one copying from touching objects too)'
-      : 'a structure-first exemplar fill',
-    'a multi-scale patch fill without its order',
+    'a structure-first exemplar fill',
+    ...(free ? ['a multi-scale patch fill without its order'] : []),
     ...(network ? ['MI-GAN learned inpainting'] : []),
   ];
   return {
-    images: [await encodePng(filled)],
+    images: [await timed(onStage, 'encode', () => encodePng(filled))],
     metadata: {
-      method: small
-        ? `mean of ${members.slice(0, -1).join(', ')} and ${members.at(-1)}`
-        : 'structure-first exemplar fill, PatchMatch refinement, Poisson blending',
+      method:
+        members.length > 1
+          ? `mean of ${members.slice(0, -1).join(', ')} and ${members.at(-1)}`
+          : 'structure-first exemplar fill, PatchMatch refinement, Poisson blending',
       maskDilationPx: dilation,
       ...(variation > 0 && { variation }),
     },
