@@ -4,8 +4,9 @@ import { decode, encodePng } from '../raster/image.js';
 import { denoise } from '../restore/denoise.js';
 
 /**
- * Denoising: non-local means on luminance and half-size chroma (restore/denoise.ts). The noise level is estimated
- * from the photo; the strength slider (1-100, 50 = the estimate) scales the level the filter assumes.
+ * Denoising: non-local means on luminance and half-size chroma, and a Wiener step that brings the luminance's fine
+ * texture back (restore/denoise.ts). The noise level is estimated from the photo; the strength slider (1-100,
+ * 50 = the estimate) scales the level the filter assumes.
  */
 export default defineEngine('denoising', {
   async run(input, ctx) {
@@ -20,7 +21,7 @@ export default defineEngine('denoising', {
     return {
       images: [png],
       metadata: {
-        method: 'non-local means (luminance full size, chroma half size)',
+        method: 'non-local means (luminance full size, chroma half size), then a DCT Wiener step on luminance',
         estimatedNoiseSigma: round(result.sigma),
         assumedNoiseSigma: round(result.sigmaUsed),
         patchSize: 2 * result.patchRadius + 1,
