@@ -12,8 +12,8 @@ import { maskBox } from '../server/src/engines/raster/geometry.js';
 import { decode } from '../server/src/engines/raster/image.js';
 import { dilate } from '../server/src/engines/raster/morphology.js';
 import { grabCutLabels } from '../server/src/engines/select/grabcut.js';
+import { growSelection } from '../server/src/engines/select/grow.js';
 import { fitBand, refineMask } from '../server/src/engines/select/refine-mask.js';
-import { growSelection } from '../server/src/engines/select/select-object.js';
 import { coverage, selectionCases } from '../test-support/selection-cases.js';
 
 type Box = NonNullable<ReturnType<typeof maskBox>>;

@@ -1,12 +1,12 @@
-import { ISNET_SIDE_STEP } from '../models/isnet-side.js';
-import { clampRect, cropRaw, maskBox, padBox, type Rect } from '../raster/geometry.js';
-import type { RawImage } from '../raster/image.js';
-import { dilate } from '../raster/morphology.js';
+import { ISNET_SIDE_STEP } from '../../server/src/engines/models/isnet-side.js';
+import { clampRect, cropRaw, type Rect } from '../../server/src/engines/raster/geometry.js';
+import type { RawImage } from '../../server/src/engines/raster/image.js';
+import type { BoxCutter } from '../../server/src/engines/select/grabcut.js';
+import { place } from '../../server/src/engines/select/grow.js';
 
 /**
- * "Select object": from a click on an object (or a box around it) to a mask of that object, for the mask editor.
- * The methods were chosen by measuring on objects with a known outline (bench/select-object.ts,
- * docs/select-object.md):
+ * Select object's method before the segment-anything model, kept here so that bench/select-object.ts measures the
+ * new one beside it (docs/select-object.md, "Against the method before"):
  *
  * - A click: the salient-object model (ISNet) on crops around the click, growing from tight to the whole photo
  *   until the object under the click lies wholly inside one. In a crop the object pointed at is the salient one,
@@ -26,9 +26,6 @@ export type SelectPrompt =
  * of the photo `img` is (so that answers can be kept per crop for the following clicks).
  */
 export type Segmenter = (img: RawImage, rect: Rect) => Promise<Buffer>;
-
-/** A 0/1 mask of the object inside `box` (the image's coordinates), at the image's size. */
-export type BoxCutter = (img: RawImage, box: Rect) => Promise<Uint8Array>;
 
 /** Crop sides tried around a click, as shares of the photo's long side (the last one covers the whole photo). */
 const POINT_CROPS = [0.3, 0.55, 1] as const;
@@ -59,31 +56,6 @@ export function clickModelSide(width: number, height: number): number {
 
 /** Crops of this photo whose answers are known (the engine keeps them per photo): one may be reused. */
 export type KnownCrops = () => Rect[];
-
-/** Growth of the returned selection, so that removal leaves no halo of the object's soft edge or shadow. */
-export function dilationRadius(width: number, height: number): number {
-  return Math.max(3, Math.round(0.008 * Math.max(width, height)));
-}
-
-/**
- * A 0/255 selection grown by dilationRadius with a round brush (pixels from 128 count as selected), 0/255. Only the
- * selection's box widened by the radius is grown (nothing beyond it can be reached), which on a 1920 px photo is a
- * fraction of the pixels.
- */
-export function growSelection(mask: Uint8Array, width: number, height: number): Buffer {
-  const set = Buffer.alloc(width * height);
-  for (let i = 0; i < set.length; i++) set[i] = (mask[i] as number) >= 128 ? 1 : 0;
-  const out = Buffer.alloc(width * height);
-  const box = maskBox({ data: set, width, height, channels: 1 });
-  if (!box) return out;
-  const radius = dilationRadius(width, height);
-  const r = padBox(box, radius, width, height);
-  const grown = dilate(cropRaw({ data: set, width, height, channels: 1 }, r).data, r.width, r.height, radius, 'round');
-  for (let y = 0; y < r.height; y++) {
-    for (let x = 0; x < r.width; x++) if (grown[y * r.width + x]) out[(y + r.top) * width + x + r.left] = 255;
-  }
-  return out;
-}
 
 /** The selection as a 0/255 mask of the whole photo (empty when nothing was found). */
 export async function selectObject(
@@ -366,15 +338,4 @@ function touchesInnerEdge(part: Uint8Array, r: Rect, imgWidth: number, imgHeight
     for (let k = 0; k < n; k++) if (part[index(k)]) return true;
   }
   return false;
-}
-
-/** A crop's 0/1 mask placed into a 0/255 mask of the whole photo. */
-export function place(part: Uint8Array, r: Rect, width: number, height: number): Buffer {
-  const out = Buffer.alloc(width * height);
-  for (let y = 0; y < r.height; y++) {
-    for (let x = 0; x < r.width; x++) {
-      if (part[y * r.width + x]) out[(y + r.top) * width + x + r.left] = 255;
-    }
-  }
-  return out;
 }

@@ -259,6 +259,12 @@ export const ERRORS = {
     title: 'Error',
     message: 'No object was found there. Click on the object itself, or drag a box around it',
   },
+  /** A selection named a prepared photo this server no longer holds (restarted, or idle past its time): the page sends it again. */
+  SELECT_PHOTO_GONE: {
+    status: 404,
+    title: 'Error',
+    message: 'This photo is no longer prepared for Select object. Choose Select object again',
+  },
   SELECT_UNAVAILABLE: {
     status: 503,
     title: 'Not available on this server',

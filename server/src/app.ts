@@ -47,6 +47,7 @@ import { imageView } from './services/job-view.js';
 import { JobWatch } from './services/job-watch.js';
 import { JobService } from './services/jobs.js';
 import { LibraryService } from './services/library.js';
+import { PreparedPhotos } from './services/prepared-photos.js';
 import { RecommendationService } from './services/recommendations.js';
 import { RetentionService } from './services/retention.js';
 import { sessionSecret } from './services/sessions.js';
@@ -204,7 +205,14 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
   libraryRoutes(app, { jobs, library, retentionHours: config.retentionHours });
   sessionRoutes(app, auth, accountGuard);
-  selectObjectRoutes(app, { jobs, pool, limits: config, admission: auth.rules, timeoutMs: config.jobTimeoutMs });
+  selectObjectRoutes(app, {
+    jobs,
+    pool,
+    limits: config,
+    admission: auth.rules,
+    timeoutMs: config.jobTimeoutMs,
+    prepared: new PreparedPhotos(),
+  });
   const recommendations = new RecommendationService({
     jobs,
     storage,

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coverage, type SelectionCase, selectionCases } from '../../test-support/selection-cases.js';
 import { maskBox } from '../src/engines/raster/geometry.js';
 import { dilate } from '../src/engines/raster/morphology.js';
+import { growSelection } from '../src/engines/select/grow.js';
 import { fitBand } from '../src/engines/select/refine-mask.js';
-import { growSelection } from '../src/engines/select/select-object.js';
 import { signedInVisitor } from './support/auth.js';
 import { blob, fixture, startTestServer, type TestServer, testEngine, type Visitor } from './support/server.js';
 

@@ -219,6 +219,44 @@ export const selectObjectFormSchema = z.object({
   y1: z.number().optional(),
 });
 
+/** A point of a selection: label 1 adds what is under it, 0 takes it away. */
+const selectionPoint = z.object({
+  x: z.number().describe('In pixels of the photo as shown upright'),
+  y: z.number(),
+  label: z.union([z.literal(0), z.literal(1)]).default(1),
+});
+
+/**
+ * `POST /api/select-object` (JSON): a selection on a photo prepared before (its `photo` id from
+ * `/api/select-object/prepare`): coordinates only, no upload.
+ */
+export const selectOnPreparedSchema = z.object({
+  operation: maskTool().describe('The mask tool the selection is for'),
+  photo: z
+    .string()
+    .regex(/^[0-9a-f]{16,64}$/)
+    .describe('The id the preparation answered'),
+  points: z
+    .array(selectionPoint)
+    .max(32)
+    .default([])
+    .describe('The click first; then points to add (1) or take away (0)'),
+  box: z
+    .object({ x0: z.number(), y0: z.number(), x1: z.number(), y1: z.number() })
+    .optional()
+    .describe('Or a box around the object'),
+  level: z.number().int().min(-4).max(4).default(0).describe('A step from the object: -1 smaller, 1 larger'),
+});
+export type SelectOnPrepared = z.infer<typeof selectOnPreparedSchema>;
+
+/** What preparing a photo answers: the id later selections name it by. */
+export const preparedPhotoSchema = z.object({
+  photo: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+export type PreparedPhoto = z.infer<typeof preparedPhotoSchema>;
+
 /** `POST /api/select-object/prepare` (multipart): the photo, prepared for Select object before its first click. */
 export const prepareSelectionFormSchema = z.object({
   file: binary('The photo'),

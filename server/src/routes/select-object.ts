@@ -2,20 +2,29 @@ import {
   AppError,
   getOperation,
   type OperationId,
+  preparedPhotoSchema,
   prepareSelectionFormSchema,
   refineMaskFormSchema,
   selectObjectFormSchema,
+  selectOnPreparedSchema,
   submitQuery,
 } from '@ai-editor/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { EnginePool } from '../adapters/engine-pool.js';
 import { hitOrRefuse, memoryRateLimiter, type RateLimiter } from '../adapters/rate-limiter.js';
 import type { JobService } from '../services/jobs.js';
+import type { PreparedPhotos } from '../services/prepared-photos.js';
 import type { Rules } from '../services/rules.js';
-import { fitMaskToObject, parsePrompt, selectObjectMask } from '../services/select-object-api.js';
-import { prepareSelection } from '../services/select-prepare.js';
+import {
+  checkSelection,
+  fitMaskToObject,
+  parsePrompt,
+  prepareSelection,
+  type SelectionAnswer,
+  selectObjectMask,
+} from '../services/select-object-api.js';
 import { ownerOf } from '../services/sessions.js';
 import { checkFiles, checkImage, type UploadedFile, type UploadLimits } from '../services/uploads.js';
 import { clientGone } from './client-gone.js';
@@ -34,6 +43,8 @@ export interface SelectObjectRouteDeps {
   limiter?: RateLimiter;
   /** The engine pool's time limit for one selection (the job limit, JOB_TIMEOUT_MS). */
   timeoutMs: number;
+  /** The photos Select object was opened on, which later clicks name by id. */
+  prepared: PreparedPhotos;
 }
 
 /** The form's one photo (`file`): another file, several, or none are refused. */
@@ -47,13 +58,20 @@ function onlyPhoto(files: UploadedFile[]): UploadedFile {
 }
 
 /**
- * A preparation step beyond the first few waits at most this long for the server to have no job in hand, then runs
- * anyway: one crop (a second or two) then delays a job at most once a minute.
+ * A hundred and twenty selections a minute: a click costs a fraction of a second, and refining one object takes a
+ * few clicks and steps (smaller, larger, points added and taken away); well below keeping the engines busy.
  */
-const SPARE_TIME_WAIT_MS = 60_000;
+export const SELECT_RATE_LIMIT = { max: 120, windowMs: 60_000 };
 
-/** Thirty selections a minute: far above clicking by hand, well below keeping the engines busy. */
-export const SELECT_RATE_LIMIT = { max: 30, windowMs: 60_000 };
+/** The selection's answer: the mask, with its place on the ladder of smaller and larger answers in headers. */
+function sendSelection(reply: FastifyReply, answer: SelectionAnswer) {
+  reply.header('Content-Type', 'image/png');
+  reply.header('Cache-Control', 'no-store');
+  reply.header('X-Selection-Level', String(answer.level));
+  reply.header('X-Selection-Smaller', String(answer.smaller));
+  reply.header('X-Selection-Larger', String(answer.larger));
+  return reply.send(answer.png);
+}
 
 /**
  * The mask editor's helpers, which share one rate limit and the rules of the tool they serve.
@@ -93,27 +111,62 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
     async (request, reply) => {
       const { operation, fields, files } = await readSubmission(request, (name) => admit(request, name));
       const image = await checkImage(onlyPhoto(files).bytes, deps.limits);
-      const prompt = parsePrompt(fields, image);
+      const request_ = parsePrompt(fields, image);
       const owner = ownerOf(request);
-      const { png, modelRuns } = await selectObjectMask(deps.pool, operation, image, prompt, {
+      const answer = await selectObjectMask(deps.pool, operation, image, request_, {
         timeoutMs: deps.timeoutMs,
         owner: owner.uid ?? owner.sessionId,
         signal: clientGone(reply),
         log: request.log,
       });
-      reply.header('Content-Type', 'image/png');
-      reply.header('Cache-Control', 'no-store');
-      // How many crops the model had to see for this click (0: all from the photo's earlier clicks).
-      reply.header('X-Selection-Model-Runs', String(modelRuns));
-      return reply.send(png);
+      return sendSelection(reply, answer);
+    },
+  );
+
+  /**
+   * `POST /api/select-object/prompt` (JSON: `operation`, `photo` = the id the preparation answered, `points`,
+   * `box`, `level`): a selection on a prepared photo, coordinates only. SELECT_PHOTO_GONE when this server no
+   * longer holds the photo (the page prepares it again).
+   */
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/select-object/prompt',
+    {
+      schema: {
+        operationId: 'selectOnPrepared',
+        summary: 'Select an object on a prepared photo (JSON): points, a box, a step smaller or larger',
+        description:
+          'Fields: operation, photo (the id /api/select-object/prepare answered), points (the click first, then ' +
+          'points to add, label 1, or take away, label 0), box (x0, y0, x1, y1), level (-1 a smaller answer, 1 a ' +
+          'larger one: a part, the object, the group it touches). Answers the mask as select-object does, with ' +
+          'X-Selection-Level, X-Selection-Smaller and X-Selection-Larger (the steps there are below and above).',
+        tags: ['images'],
+        body: selectOnPreparedSchema,
+        response: { 200: fileResponse('image/png', 'The mask: white where selected') },
+      },
+    },
+    async (request, reply) => {
+      const { photo } = request.body;
+      // The schema admits mask tools only.
+      const operation = request.body.operation as OperationId;
+      await admit(request, operation);
+      const owner = ownerOf(request);
+      const who = owner.uid ?? owner.sessionId;
+      const image = deps.prepared.get(who, photo);
+      if (!image) throw new AppError('SELECT_PHOTO_GONE');
+      const answer = await selectObjectMask(deps.pool, operation, image, checkSelection(request.body, image), {
+        timeoutMs: deps.timeoutMs,
+        owner: who,
+        signal: clientGone(reply),
+        log: request.log,
+      });
+      return sendSelection(reply, answer);
     },
   );
 
   /**
    * `POST /api/select-object/prepare` (multipart: `file`, `operation`): the page sends the photo once when Select
-   * object is opened, and the engine host computes what the first click would otherwise wait for. Answers 204 when
-   * done (`X-Selection-Prepared-Crops`: the crops kept; `X-Selection-Model-Runs`: those the model had to see). The
-   * page drops the request when the photo leaves the editor, and the preparation stops with it.
+   * object is opened; the engine host computes its embedding (the model's heavy part) and this process keeps the
+   * photo. Answers the photo's id, which later clicks name (`/api/select-object/prompt`).
    */
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/select-object/prepare',
@@ -123,13 +176,13 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
         summary: 'Prepare a photo for Select object before its first click (multipart form)',
         description:
           'Fields: file (the photo) and operation (object-removal or image-inpainting). The server computes and ' +
-          'keeps, for a while, what the first selection on this photo needs, so that the clicks answer sooner. ' +
-          'Uses no daily allowance; rate-limited together with select-object.',
+          'keeps, for a while, what selections on this photo need, and answers its id: later selections send ' +
+          'coordinates only (select-object/prompt). Uses no daily allowance; rate-limited together with select-object.',
         tags: ['images'],
         consumes: ['multipart/form-data'],
         querystring: submitQuery,
         body: prepareSelectionFormSchema,
-        response: { 204: z.undefined().describe('Prepared') },
+        response: { 200: preparedPhotoSchema },
       },
       validatorCompiler: streamedBody,
     },
@@ -137,17 +190,15 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       const { operation, files } = await readSubmission(request, (name) => admit(request, name));
       const image = await checkImage(onlyPhoto(files).bytes, deps.limits);
       const owner = ownerOf(request);
-      const { crops, modelRuns } = await prepareSelection(deps.pool, operation, image, {
+      const who = owner.uid ?? owner.sessionId;
+      await prepareSelection(deps.pool, operation, image, {
         timeoutMs: deps.timeoutMs,
-        owner: owner.uid ?? owner.sessionId,
+        owner: who,
         signal: clientGone(reply),
         log: request.log,
-        spareTime: (signal) => deps.jobs.idle(SPARE_TIME_WAIT_MS, signal),
       });
       reply.header('Cache-Control', 'no-store');
-      reply.header('X-Selection-Prepared-Crops', String(crops));
-      reply.header('X-Selection-Model-Runs', String(modelRuns));
-      return reply.code(204).send();
+      return { photo: deps.prepared.put(who, image), width: image.width, height: image.height };
     },
   );
 

@@ -1,7 +1,7 @@
-import { AppError, expectedMs, type OperationId } from '@ai-editor/core';
+import { AppError, expectedMs, type OperationId, type Params, type SelectOnPrepared } from '@ai-editor/core';
 import type { EnginePool } from '../adapters/engine-pool.js';
 import type { LocalTaskId } from '../engines/local-engines.js';
-import type { SelectPrompt } from '../engines/select/select-object.js';
+import { paramsOf, type SelectRequest } from '../engines/select/request.js';
 import { engineAppError, type FaultLog } from './engine-outcome.js';
 import { photoKey } from './uploads.js';
 
@@ -14,7 +14,7 @@ const NUMBER = /^-?\d+(\.\d+)?$/;
  * The prompt from the form: `x`,`y` (a click, inside the photo) or `x0`,`y0`,`x1`,`y1` (a box, cut to the photo), pixels
  * of the upright photo. Anything else is SELECT_PROMPT_INVALID.
  */
-export function parsePrompt(fields: Record<string, string>, size: { width: number; height: number }): SelectPrompt {
+export function parsePrompt(fields: Record<string, string>, size: { width: number; height: number }): SelectRequest {
   const num = (name: string): number | undefined => {
     const v = fields[name]?.trim();
     if (v === undefined || v === '') return undefined;
@@ -28,18 +28,54 @@ export function parsePrompt(fields: Record<string, string>, size: { width: numbe
   const box = [x0, y0, x1, y1].some((v) => v !== undefined);
   if (point && !box && x !== undefined && y !== undefined && inX(x) && inY(y)) {
     // A click on the far edge lands on the last pixel.
-    return { kind: 'point', x: Math.min(x, size.width - 1), y: Math.min(y, size.height - 1) };
+    return { points: [{ x: Math.min(x, size.width - 1), y: Math.min(y, size.height - 1), label: 1 }] };
   }
   if (box && !point && x0 !== undefined && y0 !== undefined && x1 !== undefined && y1 !== undefined) {
     // A box dragged past the photo's edge (an object in its corner) is the part of it on the photo; that part must
     // enclose something: at least 4 px each way.
-    const cx = (v: number) => Math.min(size.width, Math.max(0, v));
-    const cy = (v: number) => Math.min(size.height, Math.max(0, v));
-    const [bx0, bx1, by0, by1] = [cx(x0), cx(x1), cy(y0), cy(y1)];
-    if (Math.abs(bx1 - bx0) >= 4 && Math.abs(by1 - by0) >= 4)
-      return { kind: 'box', x0: bx0, y0: by0, x1: bx1, y1: by1 };
+    const box = boxOnPhoto({ x0, y0, x1, y1 }, size);
+    if (box) return { points: [], box };
   }
   throw new AppError('SELECT_PROMPT_INVALID');
+}
+
+/**
+ * A box dragged past the photo's edge (an object in its corner) is the part of it on the photo; that part must
+ * enclose something: at least 4 px each way. Undefined when it does not.
+ */
+function boxOnPhoto(
+  b: { x0: number; y0: number; x1: number; y1: number },
+  size: { width: number; height: number },
+): SelectRequest['box'] {
+  const cx = (v: number) => Math.min(size.width, Math.max(0, v));
+  const cy = (v: number) => Math.min(size.height, Math.max(0, v));
+  const [x0, x1, y0, y1] = [cx(b.x0), cx(b.x1), cy(b.y0), cy(b.y1)];
+  return Math.abs(x1 - x0) >= 4 && Math.abs(y1 - y0) >= 4 ? { x0, y0, x1, y1 } : undefined;
+}
+
+/**
+ * A selection on a prepared photo (JSON): every point inside the photo (one on its far edge lands on the last
+ * pixel), the box cut to it, and a click or a box to start from; else SELECT_PROMPT_INVALID.
+ */
+export function checkSelection(body: SelectOnPrepared, size: { width: number; height: number }): SelectRequest {
+  const points = body.points.map((p) => {
+    if (!(p.x >= 0 && p.x <= size.width && p.y >= 0 && p.y <= size.height)) throw new AppError('SELECT_PROMPT_INVALID');
+    return { x: Math.min(p.x, size.width - 1), y: Math.min(p.y, size.height - 1), label: p.label };
+  });
+  const box = body.box && boxOnPhoto(body.box, size);
+  if (body.box && !box) throw new AppError('SELECT_PROMPT_INVALID');
+  if (!box && points[0]?.label !== 1) throw new AppError('SELECT_PROMPT_INVALID');
+  return { points, box, level: body.level };
+}
+
+/** A selection's answer: the mask, and where it stands on the ladder of smaller and larger answers. */
+export interface SelectionAnswer {
+  png: Buffer;
+  level: number;
+  smaller: number;
+  larger: number;
+  /** Whether the photo's embedding had to be computed for this selection (it was not prepared, or was dropped). */
+  computed: boolean;
 }
 
 /**
@@ -50,9 +86,9 @@ export async function selectObjectMask(
   pool: EnginePool | undefined,
   operation: OperationId,
   image: { bytes: Buffer; width: number; height: number },
-  prompt: SelectPrompt,
+  request: SelectRequest,
   opts: {
-    /** A job's time limit (JOB_TIMEOUT_MS): a selection takes seconds, but on a busy machine it runs as long. */
+    /** A job's time limit (JOB_TIMEOUT_MS): a selection takes a fraction of a second, but a busy machine is slower. */
     timeoutMs: number;
     /** Who asks (the scheduling policy keeps each visitor's work in order and takes turns between visitors). */
     owner?: string;
@@ -60,32 +96,61 @@ export async function selectObjectMask(
     signal?: AbortSignal;
     log: FaultLog;
   },
-): Promise<{ png: Buffer; modelRuns: number }> {
+): Promise<SelectionAnswer> {
+  const out = await runSelectTask(pool, operation, image, { ...paramsOf(request), kind: 'select' }, opts);
+  const png = out.images[0];
+  const share = Number(out.metadata?.selectedShare ?? 0);
+  if (!png || share === 0) throw new AppError('NOTHING_SELECTED');
+  const n = (name: string) => Number(out.metadata?.[name] ?? 0);
+  return {
+    png,
+    level: n('level'),
+    smaller: n('smaller'),
+    larger: n('larger'),
+    computed: Boolean(out.metadata?.computed),
+  };
+}
+
+/** Computes and keeps the photo's embedding in the engine host, so that its clicks need only the decoder. */
+export async function prepareSelection(
+  pool: EnginePool | undefined,
+  operation: OperationId,
+  image: { bytes: Buffer; width: number; height: number },
+  opts: { timeoutMs: number; owner?: string; signal?: AbortSignal; log: FaultLog },
+): Promise<{ computed: boolean }> {
+  const out = await runSelectTask(pool, operation, image, { kind: 'prepare' }, opts);
+  return { computed: Boolean(out.metadata?.computed) };
+}
+
+/** One task of the selection engine, always in the quick lane (someone waits at the canvas). */
+async function runSelectTask(
+  pool: EnginePool | undefined,
+  operation: OperationId,
+  image: { bytes: Buffer; width: number; height: number },
+  params: Params,
+  opts: { timeoutMs: number; owner?: string; signal?: AbortSignal; log: FaultLog; mask?: Buffer },
+) {
   if (!pool) throw new AppError('SELECT_UNAVAILABLE');
-  let png: Buffer | undefined;
-  let share = 0;
-  let modelRuns = 0;
   try {
-    const out = await pool.runTask(
+    return await pool.runTask(
       SELECT_TASK,
-      // The photo's key lets the engine reuse what it computed for this photo's earlier clicks.
-      { forOperation: operation, image: image.bytes, params: { ...prompt, photo: photoKey(image.bytes) } },
+      // The photo's key lets the engine keep what it computed for this photo for its later clicks.
+      {
+        forOperation: operation,
+        image: image.bytes,
+        mask: opts.mask,
+        params: { ...params, photo: photoKey(image.bytes) },
+      },
       {
         onProgress: () => {},
         timeoutMs: opts.timeoutMs,
         signal: opts.signal,
-        // Always the quick lane: someone waits at the canvas.
         hints: { lane: 'quick', expectedMs: expectedMs('select-object', image), owner: opts.owner },
       },
     );
-    png = out.images[0];
-    share = Number(out.metadata?.selectedShare ?? 0);
-    modelRuns = Number(out.metadata?.modelRuns ?? 0);
   } catch (err) {
     throw engineAppError(err, opts.log, { task: SELECT_TASK, operation });
   }
-  if (!png || share === 0) throw new AppError('NOTHING_SELECTED');
-  return { png, modelRuns };
 }
 
 /**
@@ -99,23 +164,8 @@ export async function fitMaskToObject(
   mask: Buffer,
   opts: { timeoutMs: number; owner?: string; signal?: AbortSignal; log: FaultLog },
 ): Promise<Buffer> {
-  if (!pool) throw new AppError('SELECT_UNAVAILABLE');
-  let png: Buffer | undefined;
-  try {
-    const out = await pool.runTask(
-      SELECT_TASK,
-      { forOperation: operation, image: image.bytes, mask, params: { kind: 'mask' } },
-      {
-        onProgress: () => {},
-        timeoutMs: opts.timeoutMs,
-        signal: opts.signal,
-        hints: { lane: 'quick', expectedMs: expectedMs('select-object', image), owner: opts.owner },
-      },
-    );
-    png = out.images[0];
-  } catch (err) {
-    throw engineAppError(err, opts.log, { task: SELECT_TASK, operation });
-  }
+  const out = await runSelectTask(pool, operation, image, { kind: 'mask' }, { ...opts, mask });
+  const png = out.images[0];
   // The mask was checked not empty, and the fit never drops a painted pixel.
   if (!png) throw new AppError('NOTHING_SELECTED');
   return png;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dilate } from '../../src/engines/raster/morphology.js';
-import { dilationRadius, growSelection } from '../../src/engines/select/select-object.js';
+import { dilationRadius, growSelection } from '../../src/engines/select/grow.js';
 
 function wholePhotoGrowth(mask: Uint8Array, width: number, height: number): Buffer {
   const set = Uint8Array.from(mask, (v) => (v >= 128 ? 1 : 0));

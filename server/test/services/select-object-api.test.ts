@@ -2,10 +2,10 @@
  * The Select object service (services/select-object-api.ts) with the engine pool mocked (vi.fn()): the prompt a
  * visitor's click or box becomes, the task the pool is asked to run, and what the visitor is told when it fails.
  */
-import { AppError, errorMessage } from '@ai-editor/core';
+import { AppError, errorMessage, type SelectOnPrepared } from '@ai-editor/core';
 import { describe, expect, it, vi } from 'vitest';
 import { EngineFailure, type EnginePool } from '../../src/adapters/engine-pool.js';
-import { parsePrompt, SELECT_TASK, selectObjectMask } from '../../src/services/select-object-api.js';
+import { checkSelection, parsePrompt, SELECT_TASK, selectObjectMask } from '../../src/services/select-object-api.js';
 import { photoKey } from '../../src/services/uploads.js';
 
 const size = { width: 200, height: 100 };
@@ -20,14 +20,11 @@ const codeOf = (fn: () => unknown) => {
 
 describe('parsePrompt', () => {
   it('reads a click inside the photo (the far edge is its last pixel) and a box cut to the photo', () => {
-    expect(parsePrompt({ x: '10', y: '20.5' }, size)).toEqual({ kind: 'point', x: 10, y: 20.5 });
-    expect(parsePrompt({ x: '200', y: '100' }, size)).toEqual({ kind: 'point', x: 199, y: 99 });
+    expect(parsePrompt({ x: '10', y: '20.5' }, size)).toEqual({ points: [{ x: 10, y: 20.5, label: 1 }] });
+    expect(parsePrompt({ x: '200', y: '100' }, size)).toEqual({ points: [{ x: 199, y: 99, label: 1 }] });
     expect(parsePrompt({ x0: '-20', y0: '10', x1: '50', y1: '300' }, size)).toEqual({
-      kind: 'box',
-      x0: 0,
-      y0: 10,
-      x1: 50,
-      y1: 100,
+      points: [],
+      box: { x0: 0, y0: 10, x1: 50, y1: 100 },
     });
   });
 
@@ -50,24 +47,70 @@ describe('parsePrompt', () => {
   });
 });
 
+describe('checkSelection', () => {
+  const body = (b: Partial<SelectOnPrepared>): SelectOnPrepared => ({
+    operation: 'object-removal',
+    photo: 'ab'.repeat(16),
+    points: [],
+    level: 0,
+    ...b,
+  });
+
+  it('takes a click with points added and taken away, a step larger, or a box cut to the photo', () => {
+    const points = [
+      { x: 10, y: 10, label: 1 as const },
+      { x: 200, y: 100, label: 0 as const },
+    ];
+    expect(checkSelection(body({ points, level: 1 }), size)).toEqual({
+      points: [points[0], { x: 199, y: 99, label: 0 }],
+      box: undefined,
+      level: 1,
+    });
+    expect(checkSelection(body({ box: { x0: -5, y0: 0, x1: 50, y1: 500 } }), size)).toMatchObject({
+      box: { x0: 0, y0: 0, x1: 50, y1: 100 },
+    });
+  });
+
+  it('refuses a point outside the photo, a box with nothing on the photo, or only a point taking away', () => {
+    for (const b of [
+      body({}),
+      body({ points: [{ x: 201, y: 5, label: 1 }] }),
+      body({ points: [{ x: 5, y: 5, label: 0 }] }),
+      body({ box: { x0: 300, y0: 1, x1: 400, y1: 50 } }),
+    ]) {
+      expect(
+        codeOf(() => checkSelection(b, size)),
+        JSON.stringify(b),
+      ).toBe('SELECT_PROMPT_INVALID');
+    }
+  });
+});
+
 describe('selectObjectMask', () => {
   const image = { bytes: Buffer.from('photo bytes'), ...size };
-  const prompt = { kind: 'point' as const, x: 5, y: 5 };
+  const prompt = { points: [{ x: 5, y: 5, label: 1 as const }], level: 1 };
   const opts = () => ({ timeoutMs: 1000, owner: 'u1', log: { error: vi.fn() } });
 
   it('runs the selection task on the quick lane with the photo, its key and the tool it is for', async () => {
     const runTask = vi.fn(async () => ({
       images: [Buffer.from('png')],
-      metadata: { selectedShare: 0.2, modelRuns: 3 },
+      metadata: { selectedShare: 0.2, level: 1, smaller: 2, larger: 0, computed: false },
     }));
     const pool = { runTask } as unknown as EnginePool;
     expect(await selectObjectMask(pool, 'object-removal', image, prompt, opts())).toEqual({
       png: Buffer.from('png'),
-      modelRuns: 3,
+      level: 1,
+      smaller: 2,
+      larger: 0,
+      computed: false,
     });
     expect(runTask).toHaveBeenCalledWith(
       SELECT_TASK,
-      { forOperation: 'object-removal', image: image.bytes, params: { ...prompt, photo: photoKey(image.bytes) } },
+      {
+        forOperation: 'object-removal',
+        image: image.bytes,
+        params: { kind: 'select', points: '5,5,1', level: 1, photo: photoKey(image.bytes) },
+      },
       expect.objectContaining({ timeoutMs: 1000, hints: expect.objectContaining({ lane: 'quick', owner: 'u1' }) }),
     );
   });

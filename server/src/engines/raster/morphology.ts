@@ -61,11 +61,19 @@ export function dilateMask(mask: RawImage, radius: number): RawImage {
   return { ...mask, data: Buffer.from(grown.map((v) => v * 255)) };
 }
 
-/**
- * Grows a 0/1 (or 0/255) map by `radius` pixels with a round brush: a two-pass chamfer distance to the map (steps 1
- * and √2 approximate the Euclidean distance within 8 %), then every pixel within the radius is set.
- */
+/** Grows a 0/1 (or 0/255) map by `radius` pixels with a round brush: every pixel within that distance of the map. */
 function dilateRound(mask: Uint8Array, width: number, height: number, radius: number): Uint8Array {
+  const d = distanceTo(mask, width, height);
+  const out = new Uint8Array(width * height);
+  for (let i = 0; i < out.length; i++) if ((d[i] as number) <= radius) out[i] = 1;
+  return out;
+}
+
+/**
+ * Each pixel's distance to the nearest set pixel of a 0/1 (or 0/255) map: a two-pass chamfer distance (steps 1 and
+ * √2 approximate the Euclidean distance within 8 %). A map with no set pixel gives 1e9 everywhere.
+ */
+export function distanceTo(mask: Uint8Array, width: number, height: number): Float32Array {
   const INF = 1e9;
   const d = new Float32Array(width * height);
   for (let i = 0; i < d.length; i++) d[i] = mask[i] ? 0 : INF;
@@ -96,9 +104,7 @@ function dilateRound(mask: Uint8Array, width: number, height: number, radius: nu
       d[i] = v;
     }
   }
-  const out = new Uint8Array(width * height);
-  for (let i = 0; i < out.length; i++) if ((d[i] as number) <= radius) out[i] = 1;
-  return out;
+  return d;
 }
 
 /** One van Herk pass along `count` lines of `len` samples (stride between lines, step within one). */

@@ -2,7 +2,9 @@ import { type OpenCv, withMats } from '../models/opencv.js';
 import type { Rect } from '../raster/geometry.js';
 import type { RawImage } from '../raster/image.js';
 import { resizeRaw } from '../raster/resize.js';
-import type { BoxCutter } from './select-object.js';
+
+/** A 0/1 mask of the object inside `box` (the image's coordinates), at the image's size. */
+export type BoxCutter = (img: RawImage, box: Rect) => Promise<Uint8Array>;
 
 /** Iterations of GrabCut's colour-model / graph-cut loop (OpenCV's examples use 5; more changed nothing here). */
 const ITERATIONS = 5;

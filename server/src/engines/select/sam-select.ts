@@ -1,0 +1,230 @@
+import type { SamAnswer, SamPoint, SamPrompt } from '../models/sam.js';
+import { maskBox, type Rect } from '../raster/geometry.js';
+import { components, distanceTo } from '../raster/morphology.js';
+import type { SelectRequest } from './request.js';
+
+/**
+ * Select object on a segment-anything decoder (docs/select-object.md): from the visitor's points (or box) to the
+ * mask of one object, with the larger and smaller answers around it (part → object → group) a step away.
+ *
+ * The decoder alone, given one click, answers whatever region the click most plausibly belongs to: often the
+ * object, but for two objects that touch (two cups, people side by side) the pair, and on a detailed object a part.
+ * So a click's answer is found in two steps:
+ *
+ * 1. The click alone gives the region (the "group" when it holds several objects).
+ * 2. The region is split where its shape says it is several things joined by narrow necks: the cores of its
+ *    distance map (the pixels deeper inside it than CORE_DEPTH of its deepest) that are of some size are its
+ *    objects; each pixel of the region belongs to the nearest core, and the box of the click's share, with the
+ *    click, prompts the decoder again. That answer is kept when it leaves the other cores out.
+ *
+ * The ladder of answers the visitor can step through with Smaller and Larger: a part (the click with a box half
+ * the object's size around it), the object, and the region when the object was split out of it, or else the
+ * object's box grown by half (what it stands on, what it is with). Duplicates (IoU above SAME) are dropped.
+ */
+
+/** Decodes a prompt into an answer at the given size (the analysis size, or the photo's own). */
+export type Decoder = (prompt: SamPrompt, size: { width: number; height: number }) => Promise<SamAnswer>;
+
+export interface Selection {
+  /** 0/255 at the photo's size. */
+  mask: Buffer;
+  /** The step on the ladder that was answered, and the steps there are below and above it. */
+  level: number;
+  smaller: number;
+  larger: number;
+}
+
+/** The region's long side at which its shape is analysed: the decoder answers at this size for every candidate. */
+const ANALYSIS_SIDE = 256;
+/**
+ * A core is a region's pixels deeper than this share of its deepest pixel. On the tuning pairs 0.6 split every
+ * touching pair (0.5 missed the two cups, whose saucers overlap in a wide neck) and no single object.
+ */
+const CORE_DEPTH = 0.6;
+/** Cores smaller than this share of the largest one are a limb or a handle, not an object of their own. */
+const MIN_CORE = 0.15;
+/** A split answer may hold at most this share of another core: more, and the split failed. */
+const MAX_LEAK = 0.2;
+/** Two answers with an IoU above this are one step of the ladder. */
+const SAME = 0.9;
+
+type Box = { x0: number; y0: number; x1: number; y1: number };
+type Mask = { data: Uint8Array; width: number; height: number };
+
+interface Candidate {
+  prompt: SamPrompt;
+  mask: Mask;
+}
+
+export async function samSelect(
+  request: SelectRequest,
+  photo: { width: number; height: number },
+  decode: Decoder,
+): Promise<Selection> {
+  const scale = ANALYSIS_SIDE / Math.max(photo.width, photo.height);
+  const small = {
+    width: Math.max(1, Math.round(photo.width * scale)),
+    height: Math.max(1, Math.round(photo.height * scale)),
+  };
+  const [click, ...more] = request.points;
+  let ladder: Candidate[];
+  let at = 0;
+  if (request.box || !click) {
+    ladder = [{ prompt: { points: [], box: request.box }, mask: { data: new Uint8Array(), width: 0, height: 0 } }];
+  } else {
+    const found = await clickLadder(click, photo, scale, small, decode);
+    ladder = found.ladder;
+    at = ladder.indexOf(found.object);
+  }
+  const index = Math.min(ladder.length - 1, Math.max(0, at + (request.level ?? 0)));
+  const chosen = ladder[index] as Candidate;
+  // The visitor's further points refine the chosen answer: with its box, if it has one, and its mask fed back.
+  let prompt: SamPrompt = { ...chosen.prompt, points: [...chosen.prompt.points, ...more] };
+  if (more.length && !request.box) {
+    const first = await decode(chosen.prompt, small);
+    prompt = { ...prompt, mask: first.lowRes };
+  }
+  const answer = await decode(prompt, photo);
+  return {
+    mask: binary(answer.logits),
+    level: index - at,
+    smaller: index,
+    larger: ladder.length - 1 - index,
+  };
+}
+
+async function clickLadder(
+  click: SamPoint,
+  photo: { width: number; height: number },
+  scale: number,
+  small: { width: number; height: number },
+  decode: Decoder,
+): Promise<{ ladder: Candidate[]; object: Candidate }> {
+  const point = [{ ...click, label: 1 as const }];
+  const run = async (prompt: SamPrompt): Promise<Candidate> => ({ prompt, mask: toMask(await decode(prompt, small)) });
+  const region = await run({ points: point });
+  const object = (await split(region.mask, click, scale, run)) ?? region;
+  const box = maskBox(object.mask);
+  const candidates: Candidate[] = [object];
+  if (box) {
+    const side = Math.max(box.width, box.height) / scale;
+    const half = side / 4;
+    candidates.unshift(
+      await run({
+        points: point,
+        box: clampBox({ x0: click.x - half, y0: click.y - half, x1: click.x + half, y1: click.y + half }, photo),
+      }),
+    );
+    // Larger: the region, when the object was split out of it; else the object's box grown by half.
+    if (object !== region) candidates.push(region);
+    else {
+      const grown = {
+        left: box.left - box.width / 4,
+        top: box.top - box.height / 4,
+        width: 1.5 * box.width,
+        height: 1.5 * box.height,
+      };
+      candidates.push(await run({ points: point, box: clampBox(photoBox(grown, scale), photo) }));
+    }
+  }
+  // Smallest first; an answer like one already on the ladder (or empty) is not a step of its own.
+  const ladder: Candidate[] = [];
+  for (const c of candidates.sort((a, b) => area(a.mask) - area(b.mask))) {
+    if (c !== object && (area(c.mask) === 0 || ladder.some((d) => iou(c.mask, d.mask) > SAME))) continue;
+    const same = ladder.findIndex((d) => iou(c.mask, d.mask) > SAME);
+    if (same >= 0) ladder.splice(same, 1);
+    ladder.push(c);
+  }
+  return { ladder, object };
+}
+
+/**
+ * The click's object inside a region that is several objects joined by necks (see the top of this file), or
+ * undefined when the region is one thing (or the split leaks into the others).
+ */
+async function split(
+  region: Mask,
+  click: SamPoint,
+  scale: number,
+  run: (prompt: SamPrompt) => Promise<Candidate>,
+): Promise<Candidate | undefined> {
+  const { data, width: w, height: h } = region;
+  const outside = new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) outside[i] = data[i] ? 0 : 1;
+  const depth = distanceTo(outside, w, h);
+  let deepest = 0;
+  for (let i = 0; i < data.length; i++) if (data[i] && (depth[i] as number) > deepest) deepest = depth[i] as number;
+  if (deepest === 0) return undefined;
+  const inside = depth.map((d, i) => (data[i] ? d : 0));
+  const found = components(inside, w, h, CORE_DEPTH * deepest, CORE_DEPTH * deepest);
+  const largest = Math.max(...found.map((c) => c.pixels.length));
+  const cores = found.filter((c) => c.pixels.length >= MIN_CORE * largest);
+  if (cores.length < 2) return undefined;
+  // Each region pixel belongs to the nearest core; the click's core is the one nearest the click.
+  const near = cores.map((c) => {
+    const m = new Uint8Array(w * h);
+    for (const p of c.pixels) m[p] = 1;
+    return distanceTo(m, w, h);
+  });
+  const at = Math.min(w - 1, Math.round(click.x * scale)) + Math.min(h - 1, Math.round(click.y * scale)) * w;
+  const mine = nearestCore(near, at);
+  const share = new Uint8Array(w * h);
+  for (let i = 0; i < share.length; i++) if (data[i] && nearestCore(near, i) === mine) share[i] = 1;
+  const box = maskBox({ data: share, width: w, height: h });
+  if (!box) return undefined;
+  // A pixel of margin at the analysis size: the share's box is the object's outline.
+  const margin = { left: box.left - 1, top: box.top - 1, width: box.width + 2, height: box.height + 2 };
+  const answer = await run({ points: [{ ...click, label: 1 }], box: photoBox(margin, scale) });
+  const others = cores.filter((_, k) => k !== mine);
+  const leak = Math.max(...others.map((c) => c.pixels.filter((p) => answer.mask.data[p]).length / c.pixels.length));
+  return leak <= MAX_LEAK ? answer : undefined;
+}
+
+function nearestCore(near: Float32Array[], i: number): number {
+  let best = 0;
+  for (let k = 1; k < near.length; k++)
+    if (((near[k] as Float32Array)[i] as number) < ((near[best] as Float32Array)[i] as number)) best = k;
+  return best;
+}
+
+function toMask(answer: SamAnswer): Mask {
+  const data = new Uint8Array(answer.logits.length);
+  for (let i = 0; i < data.length; i++) data[i] = (answer.logits[i] as number) > 0 ? 1 : 0;
+  return { data, width: answer.width, height: answer.height };
+}
+
+function binary(logits: Float32Array): Buffer {
+  const out = Buffer.alloc(logits.length);
+  for (let i = 0; i < out.length; i++) out[i] = (logits[i] as number) > 0 ? 255 : 0;
+  return out;
+}
+
+/** A box at the analysis size as the decoder's box prompt, in the photo's pixels. */
+function photoBox(r: Rect, scale: number): Box {
+  return { x0: r.left / scale, y0: r.top / scale, x1: (r.left + r.width) / scale, y1: (r.top + r.height) / scale };
+}
+
+function clampBox(b: Box, photo: { width: number; height: number }): Box {
+  return {
+    x0: Math.max(0, b.x0),
+    y0: Math.max(0, b.y0),
+    x1: Math.min(photo.width, b.x1),
+    y1: Math.min(photo.height, b.y1),
+  };
+}
+
+function area(m: Mask): number {
+  let n = 0;
+  for (const v of m.data) n += v;
+  return n;
+}
+
+function iou(a: Mask, b: Mask): number {
+  let inter = 0;
+  let union = 0;
+  for (let i = 0; i < a.data.length; i++) {
+    if (a.data[i] && b.data[i]) inter++;
+    if (a.data[i] || b.data[i]) union++;
+  }
+  return union ? inter / union : 0;
+}
