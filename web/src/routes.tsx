@@ -2,8 +2,14 @@ import type { PagePath } from '@ai-editor/core';
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { Layout, PageFallback } from '@/components/layout/Layout';
+import NotFound from '@/components/layout/NotFound';
+import { AccountMenu } from '@/features/auth/AccountMenu';
 import Landing from '@/pages/Landing';
-import NotFound from '@/pages/NotFound';
+
+/** The shell with the account menu (the shell itself imports no feature). */
+function AppLayout() {
+  return <Layout account={<AccountMenu />} />;
+}
 
 type PageModule = () => Promise<{ default: ComponentType }>;
 
@@ -14,10 +20,10 @@ const page = (load: PageModule): Pick<RouteObject, 'lazy'> => ({
 
 /** The component of each page core lists (PAGE_PATHS): a page without one fails the typecheck. */
 const PAGES: Record<Exclude<PagePath, '/'>, PageModule> = {
-  '/editor': () => import('@/pages/Editor'),
+  '/editor': () => import('@/features/editor/Editor'),
   '/ai-apps': () => import('@/pages/AiApps'),
-  '/result': () => import('@/pages/ResultPage'),
-  '/my-images': () => import('@/pages/MyImages'),
+  '/result': () => import('@/features/result/ResultPage'),
+  '/my-images': () => import('@/features/library/MyImages'),
   '/pricing': () => import('@/pages/Pricing'),
   '/faq': () => import('@/pages/Faq'),
   '/privacy': () => import('@/pages/legal/Privacy'),
@@ -27,7 +33,7 @@ const PAGES: Record<Exclude<PagePath, '/'>, PageModule> = {
   '/docs': () => import('@/pages/docs/Docs'),
   '/taguchi-design': () => import('@/pages/docs/TaguchiDesign'),
   '/api-docs': () => import('@/pages/ApiDocs'),
-  '/api-keys': () => import('@/pages/ApiKeys'),
+  '/api-keys': () => import('@/features/api-keys/ApiKeys'),
   '/contact': () => import('@/pages/Contact'),
   '/status': () => import('@/pages/Status'),
   '/about': () => import('@/pages/About'),
@@ -35,12 +41,12 @@ const PAGES: Record<Exclude<PagePath, '/'>, PageModule> = {
   '/careers': () => import('@/pages/Careers'),
   '/press': () => import('@/pages/Press'),
   '/customize': () => import('@/pages/Customize'),
-  '/admin': () => import('@/pages/Admin'),
+  '/admin': () => import('@/features/admin/Admin'),
 };
 
 export const routes: RouteObject[] = [
   {
-    Component: Layout,
+    Component: AppLayout,
     HydrateFallback: PageFallback,
     children: [
       { index: true, Component: Landing },

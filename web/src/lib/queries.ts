@@ -12,8 +12,8 @@ import type {
   Recommendation,
 } from '@ai-editor/core';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { fetchJob } from '@/features/tool/jobs';
 import { getJson, throwIfResNotOk } from './api';
+import { fetchJob } from './job-api';
 
 /** `GET /api/health` answers 503 with the same body when some part is degraded, so both are read. */
 async function fetchHealth(signal?: AbortSignal): Promise<Health> {

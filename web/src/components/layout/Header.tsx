@@ -1,9 +1,8 @@
 import { Menu } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { NavLink } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@/components/ui/sheet';
-import { AccountMenu } from '@/features/auth/AccountMenu';
 import { cn } from '@/lib/utils';
 import { Logo } from './Logo';
 
@@ -21,8 +20,11 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'text-primary' : 'text-foreground/80',
   );
 
-/** Sticky top navigation; below 768 px the links move into a side sheet that adds Home (docs/product.md#pages). */
-export function Header() {
+/**
+ * Sticky top navigation; below 768 px the links move into a side sheet that adds Home (docs/product.md#pages).
+ * `account` is the sign-in menu, given by the app (a feature, which the shell does not import).
+ */
+export function Header({ account }: { account?: ReactNode }) {
   const [open, setOpen] = useState(false);
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
@@ -36,7 +38,7 @@ export function Header() {
           ))}
         </nav>
         <div className="flex items-center gap-2">
-          <AccountMenu />
+          {account}
           <Sheet open={open} onOpenChange={setOpen}>
             <SheetTrigger asChild>
               <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">

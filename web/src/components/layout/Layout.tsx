@@ -1,5 +1,5 @@
 import { Loader2 } from 'lucide-react';
-import { Suspense, useEffect } from 'react';
+import { type ReactNode, Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Toaster } from '@/components/ui/toaster';
 import { Footer } from './Footer';
@@ -22,8 +22,8 @@ export function PageFallback() {
   );
 }
 
-/** The app shell: header, main area, footer and the global toast area. */
-export function Layout() {
+/** The app shell: header (with the `account` menu), main area, footer and the global toast area. */
+export function Layout({ account }: { account?: ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col">
       <ScrollToTop />
@@ -33,7 +33,7 @@ export function Layout() {
       >
         Skip to content
       </a>
-      <Header />
+      <Header account={account} />
       <main id="main" className="flex-1">
         <Suspense fallback={<PageFallback />}>
           <Outlet />

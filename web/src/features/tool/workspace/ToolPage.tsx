@@ -2,7 +2,7 @@ import { OPERATIONS, type Operation, operationByRoute } from '@ai-editor/core';
 import { ServerOff } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import NotFound from '@/pages/NotFound';
+import NotFound from '@/components/layout/NotFound';
 import { useEngineAvailability, useToolOffer } from '../useEngine';
 import { ComingSoon, ToolFrame } from './ToolFrame';
 import { ToolWorkspace } from './ToolWorkspace';

@@ -1,0 +1,58 @@
+import { type ErrorCode, errorMessage, errorTitle, type ImageJob } from '@ai-editor/core';
+
+/** A failure to show as a toast: the catalogue title of its code ('Feature Restricted', ...) or 'Error'. */
+export class ToolError extends Error {
+  /** The HTTP status of the answer that failed, where there was one (a job page tells 404 and 410 apart). */
+  status?: number;
+  constructor(
+    readonly title: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+  static of(code: ErrorCode, vars?: Record<string, string | number>): ToolError {
+    return new ToolError(errorTitle(code), errorMessage(code, vars));
+  }
+}
+
+/** Polled status (queries.job); any failure to read it is 'Failed to fetch image status'. */
+export async function fetchJob(id: number | string, signal?: AbortSignal): Promise<ImageJob> {
+  let res: Response;
+  try {
+    res = await fetch(`/api/images/${id}`, { credentials: 'include', signal });
+    if (res.ok) return (await res.json()) as ImageJob;
+  } catch {
+    throw ToolError.of('STATUS_FETCH_FAILED');
+  }
+  throw Object.assign(ToolError.of('STATUS_FETCH_FAILED'), { status: res.status });
+}
+
+/**
+ * Follows a job by push (`GET /api/images/:id/events`, Server-Sent Events): `onJob` gets the job at each change,
+ * and the stream is closed once the job has ended. `onLost` is called (once) when the stream fails or cannot be
+ * opened, so that the caller polls instead. Returns a function that closes the stream.
+ */
+export function streamJob(id: number, onJob: (job: ImageJob) => void, onLost: () => void): () => void {
+  if (typeof EventSource === 'undefined') {
+    onLost();
+    return () => {};
+  }
+  const source = new EventSource(`/api/images/${id}/events`, { withCredentials: true });
+  source.onmessage = (event) => {
+    let job: ImageJob;
+    try {
+      job = JSON.parse(event.data) as ImageJob;
+    } catch {
+      return;
+    }
+    onJob(job);
+    if (job.status !== 'pending') source.close();
+  };
+  // The browser would reconnect on its own; polling takes over instead, which also reports a gone job.
+  source.onerror = () => {
+    source.close();
+    onLost();
+  };
+  return () => source.close();
+}
