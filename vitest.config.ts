@@ -1,9 +1,17 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     projects: [
       { test: { name: 'core', include: ['core/test/**/*.test.ts'] } },
+      {
+        // The web app's units (hooks, validation) in a DOM (happy-dom), with the app's own `@/` alias.
+        plugins: [react()],
+        resolve: { alias: { '@': fileURLToPath(new URL('./web/src', import.meta.url)) } },
+        test: { name: 'web', include: ['web/test/**/*.test.{ts,tsx}'], environment: 'happy-dom' },
+      },
       {
         test: {
           name: 'server',
