@@ -82,3 +82,42 @@ describe('server layers', () => {
     expect(loops).toEqual([]);
   });
 });
+
+/**
+ * The web app's layers (docs/architecture.md): lib (data and helpers) → components (the shell and UI kit) → features → pages
+ * → the app (routes.tsx, main.tsx). Nothing imports a folder above its own.
+ */
+describe('web layers', () => {
+  const WEB = fileURLToPath(new URL('../../web/src/', import.meta.url));
+  const WEB_RANK: Record<string, number> = { lib: 0, components: 1, features: 2, pages: 3 };
+  const webFiles = (fs.readdirSync(WEB, { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f));
+  const webImports = webFiles.flatMap((file) => {
+    const text = fs.readFileSync(path.join(WEB, file), 'utf8');
+    return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*)['"]([^'"]+)['"]/g)].flatMap(([, spec]) => {
+      const s = spec as string;
+      let target: string | undefined;
+      if (s.startsWith('@/')) target = s.slice(2);
+      else if (s.startsWith('.')) target = path.relative(WEB, path.resolve(path.dirname(path.join(WEB, file)), s));
+      return target === undefined
+        ? []
+        : [{ file: file.split(path.sep).join('/'), target: target.split(path.sep).join('/') }];
+    });
+  });
+
+  it('has imports to read (the check itself works)', () => {
+    expect(
+      webImports.filter((i) => folderOf(i.file) === 'features' && folderOf(i.target) === 'lib').length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('no folder imports one above it', () => {
+    const upward = webImports
+      .filter((i) => {
+        const from = WEB_RANK[folderOf(i.file)];
+        const to = WEB_RANK[folderOf(i.target)];
+        return from !== undefined && (to === undefined ? folderOf(i.target) === '.' : to > from);
+      })
+      .map((i) => `${i.file} -> ${i.target}`);
+    expect(upward).toEqual([]);
+  });
+});
