@@ -10,7 +10,7 @@
  * poles) or when it keeps the colour of what it lies on (a scratch shows bare paper or film).
  */
 
-import { type Component, components, lineOpen, shape, topHat } from '../raster/morphology.js';
+import { type Component, components, dilate, lineOpen, shape, topHat } from '../raster/morphology.js';
 
 export interface DefectOptions {
   /** 0–1, 0.5 by default: higher finds fainter marks (and risks taking fine detail for damage). */
@@ -22,6 +22,11 @@ export interface DefectOptions {
    * film, so it is greyer than the colour it crosses; a thin object keeps colour like its neighbours'.
    */
   saturation?: Float32Array;
+  /**
+   * The luminance before any smoothing, when `y` was smoothed: the marks' rims are judged on it, so that a mark's
+   * mask is as narrow as the mark and not as wide as its blurred image.
+   */
+  unsmoothed?: Float32Array;
 }
 
 export interface DefectResult {
@@ -162,6 +167,27 @@ function keepsColour(
   return around >= COLOURED && median(own) >= keep * around;
 }
 
+/** The maximum of each (2r+1)^2 window (separable). */
+function localMax(v: Float32Array, w: number, h: number, r: number): Float32Array {
+  const rows = new Float32Array(v.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let m = Number.NEGATIVE_INFINITY;
+      for (let d = Math.max(0, x - r); d <= Math.min(w - 1, x + r); d++) m = Math.max(m, v[y * w + d] as number);
+      rows[y * w + x] = m;
+    }
+  }
+  const out = new Float32Array(v.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let m = Number.NEGATIVE_INFINITY;
+      for (let d = Math.max(0, y - r); d <= Math.min(h - 1, y + r); d++) m = Math.max(m, rows[d * w + x] as number);
+      out[y * w + x] = m;
+    }
+  }
+  return out;
+}
+
 /** Median and MAD-based standard deviation of a sample of the values (every 7th). */
 function robustSpread(v: Float32Array): { median: number; spread: number } {
   const sample = new Float32Array(Math.ceil(v.length / 7));
@@ -173,28 +199,14 @@ function robustSpread(v: Float32Array): { median: number; spread: number } {
   return { median, spread: 1.4826 * (sample[sample.length >> 1] as number) };
 }
 
-/** Box sums of a 0/1 map over (2r+1)^2 windows, from an integral image. */
-function boxCount(bits: Uint8Array, w: number, h: number, r: number): (x: number, y: number) => number {
-  const sat = new Int32Array((w + 1) * (h + 1));
-  for (let y = 0; y < h; y++) {
-    let row = 0;
-    for (let x = 0; x < w; x++) {
-      row += bits[y * w + x] as number;
-      sat[(y + 1) * (w + 1) + x + 1] = (sat[y * (w + 1) + x + 1] as number) + row;
-    }
-  }
-  return (x, y) => {
-    const x0 = Math.max(0, x - r);
-    const y0 = Math.max(0, y - r);
-    const x1 = Math.min(w, x + r + 1);
-    const y1 = Math.min(h, y + r + 1);
-    return (
-      (sat[y1 * (w + 1) + x1] as number) -
-      (sat[y0 * (w + 1) + x1] as number) -
-      (sat[y1 * (w + 1) + x0] as number) +
-      (sat[y0 * (w + 1) + x0] as number)
-    );
-  };
+/** How many pixels of the (2r+1)^2 window around pixel `centre` reach `bar`. */
+function countAbove(t: Float32Array, w: number, h: number, centre: number, r: number, bar: number): number {
+  const cx = centre % w;
+  const cy = (centre - cx) / w;
+  let n = 0;
+  for (let y = Math.max(0, cy - r); y <= Math.min(h - 1, cy + r); y++)
+    for (let x = Math.max(0, cx - r); x <= Math.min(w - 1, cx + r); x++) if ((t[y * w + x] as number) >= bar) n++;
+  return n;
 }
 
 const ANGLES = 24;
@@ -216,6 +228,12 @@ const COLOURED = 0.15;
  */
 const KEEPS_LIGHT = 0.5;
 const KEEPS_DARK = 0.85;
+/** Fine structure counts against a speck's isolation from this share of the speck's own contrast. */
+const RIVALS = 0.5;
+/** Least contrast (grey levels) of a mark's pixel on the unsmoothed photo. */
+const MIN_RIM = 6;
+/** Share of the nearby peak contrast from which a pixel belongs to the mark (its rim at 30 % coverage and more). */
+const OUTLINE = 0.3;
 
 /** Finds scratches and dust in a luminance plane (0–255). */
 export function detectDefects(y: Float32Array, w: number, h: number, opts: DefectOptions = {}): DefectResult {
@@ -223,7 +241,8 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
   const sensitivity = Math.min(1, Math.max(0, opts.sensitivity ?? 0.5));
   // Marks narrower than this (in pixels) are candidates: scratches and dust up to ~10 px across at 1024.
   const k = Math.max(5, 2 * Math.round(5.5 * scale) + 1);
-  const maxDust = k * k;
+  // The smoothing before detection widens a speck by about two pixels.
+  const maxDust = (k + 2) ** 2;
   // A scratch holds straight segments this long at some angle, runs at least minScratchLength in all and is thin.
   const segment = Math.max(16, Math.round(64 * scale));
   const minScratchLength = Math.max(24, 100 * scale);
@@ -237,6 +256,8 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
   const protectedMark = (c: Component) => opts.protect !== undefined && c.pixels.some((p) => opts.protect?.[p]);
 
   const mask = new Uint8Array(w * h);
+  // Each mark's polarity: 1 light, -1 dark (its outline is judged in it).
+  const polarity = new Int8Array(w * h);
   // The search for straight segments runs at half size (2x2 maxima keep thin marks): a quarter of the work.
   const hw = (w + 1) >> 1;
   const hh = (h + 1) >> 1;
@@ -292,7 +313,7 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
         if (!pixels.length) continue;
         const c = { pixels, peak };
         const { length, width } = shape(c.pixels, w);
-        if (length < minScratchLength || width > maxScratchWidth || protectedMark(c)) continue;
+        if (length < minScratchLength || width > maxScratchWidth) continue;
         if (!sameOnBothSides(y, w, h, c.pixels, angle, width + sideGap, t)) continue;
         // A rod (a highlight beside a dark rim) is a real object, not a scratch.
         if (companionShare(t, other, w, h, c.pixels, angle, Math.ceil(width / 2 + sideGap), low) >= COMPANION) continue;
@@ -302,15 +323,14 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
           keepsColour(opts.saturation, t, w, h, c.pixels, angle, width + sideGap, sign > 0 ? KEEPS_LIGHT : KEEPS_DARK)
         )
           continue;
+        // A scratch across a face is repaired up to the eyes and lips, which stay as they are.
         scratches++;
-        for (const p of c.pixels) onScratch[p] = 1;
+        for (const p of c.pixels) if (!opts.protect?.[p]) onScratch[p] = 1;
       }
     }
 
-    // Dust: small compact marks with little other fine structure around them.
-    const busy = new Uint8Array(w * h);
-    for (let i = 0; i < busy.length; i++) busy[i] = (t[i] as number) >= high ? 1 : 0;
-    const around = boxCount(busy, w, h, isolation);
+    // Dust: small compact marks with little other fine structure as strong as they are around them (a speck on
+    // texture stands out of it; a bright grain of the texture does not).
     const window = (2 * isolation + 1) ** 2;
     for (const c of components(t, w, h, low, high)) {
       if (c.pixels.length > maxDust || c.peak < 1.5 * high) continue;
@@ -318,15 +338,73 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
       const { length } = shape(c.pixels, w);
       if (length > k * 1.5) continue;
       const centre = c.pixels[Math.floor(c.pixels.length / 2)] as number;
+      const bar = Math.max(high, RIVALS * c.peak);
       let strong = 0;
-      for (const p of c.pixels) strong += (t[p] as number) >= high ? 1 : 0;
-      if ((around(centre % w, Math.floor(centre / w)) - strong) / window > 0.06) continue;
+      for (const p of c.pixels) strong += (t[p] as number) >= bar ? 1 : 0;
+      if ((countAbove(t, w, h, centre, isolation, bar) - strong) / window > 0.06) continue;
       dust++;
-      for (const p of c.pixels) mask[p] = 255;
+      for (const p of c.pixels) {
+        mask[p] = 255;
+        polarity[p] = sign;
+      }
     }
-    for (let i = 0; i < mask.length; i++) if (onScratch[i]) mask[i] = 255;
+    for (let i = 0; i < mask.length; i++) {
+      if (!onScratch[i]) continue;
+      mask[i] = 255;
+      polarity[i] = sign;
+    }
+  }
+  // The marks' outline. Found on a smoothed plane, a mark is wider than it is; a pixel belongs to it when, on the
+  // unsmoothed photo, it stands out in the mark's polarity by at least OUTLINE of the strongest contrast within two
+  // pixels (the mark's anti-aliased rim down to that coverage), so that texture beside a mark is not filled over.
+  const exact = opts.unsmoothed
+    ? { [1]: topHat(opts.unsmoothed, w, h, k, 1), [-1]: topHat(opts.unsmoothed, w, h, k, -1) }
+    : hats;
+  const peak = { [1]: localMax(exact[1], w, h, 2), [-1]: localMax(exact[-1], w, h, 2) };
+  const found = Uint8Array.from(mask);
+  mask.fill(0);
+  for (let i = 0; i < mask.length; i++) {
+    if (!found[i]) continue;
+    const s = polarity[i] as 1 | -1;
+    const bar = Math.max(MIN_RIM, OUTLINE * (peak[s][i] as number));
+    const x = i % w;
+    // The pixel and its eight neighbours, each taken when it stands out enough in this mark's polarity.
+    for (let dy = -w; dy <= w; dy += w) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const j = i + dy + dx;
+        if (j >= 0 && j < mask.length && x + dx >= 0 && x + dx < w && (exact[s][j] as number) >= bar) mask[j] = 255;
+      }
+    }
   }
   return { mask, scratches, dust };
+}
+
+/**
+ * Film grain's standard deviation in a luminance plane, from its flattest parts: the finest diagonal Haar
+ * coefficients' median (Donoho & Johnstone 1994) in each 16 x 16 block, the 10th percentile over blocks. Texture
+ * raises the estimate of a whole photo (a brick wall reads as heavy grain); its flat parts show the grain alone.
+ */
+export function grainSigma(y: Float32Array, w: number, h: number): number {
+  const B = 16;
+  const estimates: number[] = [];
+  const cell = new Float32Array((B / 2) * (B / 2));
+  for (let by = 0; by + B <= h; by += B) {
+    for (let bx = 0; bx + B <= w; bx += B) {
+      let k = 0;
+      for (let cy = by; cy < by + B; cy += 2) {
+        for (let cx = bx; cx < bx + B; cx += 2) {
+          const i = cy * w + cx;
+          cell[k++] =
+            Math.abs((y[i] as number) - (y[i + 1] as number) - (y[i + w] as number) + (y[i + w + 1] as number)) / 2;
+        }
+      }
+      cell.sort();
+      estimates.push((cell[cell.length >> 1] as number) / 0.6745);
+    }
+  }
+  if (!estimates.length) return 0;
+  estimates.sort((a, b) => a - b);
+  return estimates[Math.floor(0.1 * (estimates.length - 1))] as number;
 }
 
 /**
