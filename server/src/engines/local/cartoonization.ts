@@ -22,13 +22,14 @@ export const INK = 24;
  * Outlines, at the analysis size. The grey image is flattened by FLATTEN_PASSES bilateral passes (grey-level sigma
  * FLATTEN_SIGMA_COLOUR) before the difference of Gaussians (DOG_SIGMA, and 1.6x it) is thresholded at
  * -DOG_THRESHOLD; pieces spanning under MIN_LINE px are dropped. Chosen by looking at the quality bench's tuning
- * cartoons (bench:quality, QUALITY_SET=tuning) and their blotch share (0.1-0.8% at these values): sigma 1 drew thin,
- * broken contours, 1.5 lines wider than a pen's; a threshold of 1 brought fur's dashes back (about 2x the blotches).
+ * cartoons (bench:quality, QUALITY_SET=tuning) and their blotch share (0.2-0.8% at these values): sigma 1 drew thin,
+ * broken contours, 1.5 lines wider than a pen's; more flattening (2-3 passes, grey sigma 35-40) washed a small
+ * face's eyes out of the outlines; a lower threshold (1-2) drew more of fur's hairs (up to 2x the blotches).
  */
-const FLATTEN_PASSES = 3;
-const FLATTEN_SIGMA_COLOUR = 40;
+const FLATTEN_PASSES = 1;
+const FLATTEN_SIGMA_COLOUR = 30;
 const DOG_SIGMA = 1.2;
-const DOG_THRESHOLD = 1.5;
+const DOG_THRESHOLD = 2.5;
 const MIN_LINE = 20;
 
 export interface CartoonResult {
