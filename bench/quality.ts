@@ -23,6 +23,7 @@ import { defaultParams, getOperation, type OperationId, type Params } from '@ai-
 import sharp from 'sharp';
 import { loadLocalEngine } from '../server/src/engines/local-engines.js';
 import type { RawImage } from '../server/src/engines/raster/image.js';
+import { components, rankFilter } from '../server/src/engines/raster/morphology.js';
 import type { Engine } from '../server/src/engines/types.js';
 import { fromPng, recordingContext, toPng } from '../test-support/engine-ctx.js';
 import { addGaussianNoise, gaussianBlur, luma, psnr } from '../test-support/metrics.js';
@@ -297,74 +298,20 @@ const BLOTCH_RADIUS = 3;
 const BLOTCH_FRAGMENT = 40;
 const CARTOON_TARGETS = { blotchShare: 0.005 };
 
-function squareMin(mask: Uint8Array, w: number, h: number, r: number, keep: 0 | 1): Uint8Array {
-  // Erosion (keep = 1: a pixel stays set when its whole square is) or dilation (keep = 0), separably.
-  const pass = (src: Uint8Array, dx: number, dy: number) => {
-    const out = new Uint8Array(src.length);
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        let v = keep;
-        for (let k = -r; k <= r && v === keep; k++) {
-          const xx = Math.min(w - 1, Math.max(0, x + k * dx));
-          const yy = Math.min(h - 1, Math.max(0, y + k * dy));
-          if ((src[yy * w + xx] as number) !== keep) v = keep ? 0 : 1;
-        }
-        out[y * w + x] = v;
-      }
-    }
-    return out;
-  };
-  return pass(pass(mask, 1, 0), 0, 1);
-}
-
-/** The 8-connected pieces of a mask: each set pixel's piece size (0 where unset). */
-function pieceSizes(mask: Uint8Array, w: number, h: number): Int32Array {
-  const sizes = new Int32Array(mask.length);
-  const seen = new Uint8Array(mask.length);
-  const stack: number[] = [];
-  const members: number[] = [];
-  for (let s = 0; s < mask.length; s++) {
-    if (!mask[s] || seen[s]) continue;
-    seen[s] = 1;
-    stack.push(s);
-    members.length = 0;
-    while (stack.length) {
-      const i = stack.pop() as number;
-      members.push(i);
-      const x = i % w;
-      const y = (i - x) / w;
-      for (let dy = -1; dy <= 1; dy++) {
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          const yy = y + dy;
-          if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
-          const j = yy * w + xx;
-          if (mask[j] && !seen[j]) {
-            seen[j] = 1;
-            stack.push(j);
-          }
-        }
-      }
-    }
-    for (const i of members) sizes[i] = members.length;
-  }
-  return sizes;
-}
-
 /** The blotch pixels of a cartoon of `photo` (1 = blotch). */
 function blotches(cartoon: RawImage, photo: RawImage): Uint8Array {
   const { width: w, height: h } = photo;
   const yc = luma(cartoon);
   const yp = gaussianBlur(luma(photo), w, h, 1);
-  const ink = new Uint8Array(w * h);
+  const ink = new Float32Array(w * h);
   for (let i = 0; i < ink.length; i++) {
     ink[i] = (yc[i] as number) < BLOTCH_DARK && (yp[i] as number) - (yc[i] as number) >= BLOTCH_GAP ? 1 : 0;
   }
-  const opened = squareMin(squareMin(ink, w, h, BLOTCH_RADIUS, 1), w, h, BLOTCH_RADIUS, 0);
-  const sizes = pieceSizes(ink, w, h);
+  const k = 2 * BLOTCH_RADIUS + 1;
+  const opened = rankFilter(rankFilter(ink, w, h, k, false), w, h, k, true);
   const out = new Uint8Array(w * h);
-  for (let i = 0; i < out.length; i++) {
-    out[i] = ink[i] && (opened[i] || (sizes[i] as number) < BLOTCH_FRAGMENT) ? 1 : 0;
+  for (const { pixels } of components(ink, w, h, 1, 1)) {
+    for (const i of pixels) out[i] = opened[i] || pixels.length < BLOTCH_FRAGMENT ? 1 : 0;
   }
   return out;
 }
