@@ -5,32 +5,14 @@ import { LocalJobChanges } from '../../src/adapters/job-events.js';
 import type { ImageRow } from '../../src/db/schema.js';
 import { JobWatch } from '../../src/services/job-watch.js';
 import type { JobService } from '../../src/services/jobs.js';
+import { imageRow } from '../support/image-row.js';
 
 const settle = () => new Promise((r) => setTimeout(r, 10));
 
 describe('JobWatch', () => {
   it('reads the row once per change for all its watchers, and stops listening when the last one leaves', async () => {
-    const now = new Date();
     let percent = 0;
-    const find = vi.fn(async (id: number) => ({
-      id,
-      operation: 'denoising',
-      status: 'pending',
-      ownerSession: 's',
-      ownerUid: null,
-      parameters: {},
-      metadata: { stage: 'processing', percent },
-      originalKey: null,
-      maskKey: null,
-      file2Key: null,
-      resultKeys: [],
-      createdAt: now,
-      updatedAt: now,
-      completedAt: null,
-      purgedAt: null,
-      sourceImageId: null,
-      sourceIndex: null,
-    }));
+    const find = vi.fn(async (id: number) => imageRow({ id, metadata: { stage: 'processing', percent } }));
     const jobs = { find, queuePosition: async () => undefined } as unknown as JobService;
     const changes = new LocalJobChanges();
     const watch = new JobWatch({ jobs, changes, log: {} as FastifyBaseLogger, refreshMs: 60_000 });

@@ -12,41 +12,11 @@ import type { EngineRegistry } from '../../src/engines/registry.js';
 import type { ImageRepository } from '../../src/repositories/images.js';
 import { JobService } from '../../src/services/jobs.js';
 import type { CheckedFiles } from '../../src/services/uploads.js';
+import { imageRow } from '../support/image-row.js';
 import { codeOf } from '../support/refusals.js';
 
 const owner = { sessionId: 'session-a' };
-
-function row(patch: Partial<ImageRow> = {}): ImageRow {
-  const now = new Date();
-  return {
-    id: 7,
-    operation: 'denoising',
-    status: 'pending',
-    ownerSession: owner.sessionId,
-    ownerUid: null,
-    parameters: {},
-    metadata: { stage: 'queued' },
-    originalKey: 'originals/x/file.png',
-    maskKey: null,
-    file2Key: null,
-    resultKeys: [],
-    attempts: 0,
-    createdAt: now,
-    updatedAt: now,
-    completedAt: null,
-    purgedAt: null,
-    sourceImageId: null,
-    sourceIndex: null,
-    apiKeyId: null,
-    webhookUrl: null,
-    inputWidth: null,
-    inputHeight: null,
-    inputBytes: null,
-    engineHost: null,
-    failureReason: null,
-    ...patch,
-  };
-}
+const row = (patch: Partial<ImageRow> = {}) => imageRow({ id: 7, ownerSession: owner.sessionId, ...patch });
 
 function setUp(stored: ImageRow) {
   const images = {
