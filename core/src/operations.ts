@@ -61,6 +61,8 @@ interface OperationDef {
   input: InputKind;
   /** Photo restoration takes an optional scratch mask; mask-driven tools require theirs. */
   mask?: 'required' | 'optional';
+  /** The tool's page selects objects by clicking them (Select object): every mask tool, and Segmentation. */
+  selects?: true;
   status: OperationStatus;
   guestAccess: boolean;
   popular?: boolean;
@@ -527,6 +529,7 @@ const CATALOGUE = [
     description: 'Separate the subject from the background and get its mask.',
     route: '/features/segmentation',
     input: 'photo',
+    selects: true,
     status: 'working',
     guestAccess: false,
     params: [
@@ -640,6 +643,11 @@ const BY_ID = new Map<string, Operation>(OPERATIONS.map((op) => [op.id, op]));
 
 export function isOperationId(id: unknown): id is OperationId {
   return typeof id === 'string' && BY_ID.has(id);
+}
+
+/** Whether a tool's page uses Select object (a mask tool, or one that declares it). */
+export function usesSelectObject(op: Operation): boolean {
+  return op.mask !== undefined || op.selects === true;
 }
 
 export function getOperation<Id extends OperationId>(id: Id): Operation<Id>;

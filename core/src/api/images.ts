@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { COLOR_PATTERN, OPERATION_IDS, OPERATIONS, type Operation, type ParamDef } from '../operations.js';
+import {
+  COLOR_PATTERN,
+  OPERATION_IDS,
+  OPERATIONS,
+  type Operation,
+  type ParamDef,
+  usesSelectObject,
+} from '../operations.js';
 
 /** Job ids are PostgreSQL `integer`s: none is larger than this. */
 export const MAX_JOB_ID = 2_147_483_647;
@@ -204,8 +211,9 @@ export const recommendationSchema = z.object({
 });
 export type Recommendation = z.infer<typeof recommendationSchema>;
 
-/** The tools that take a mask, which the mask helpers (select object, fit mask) serve. */
-const maskTool = () => z.enum(OPERATIONS.filter((op) => op.mask).map((op) => op.id) as [string, ...string[]]);
+/** The tools the mask helpers (select object, fit mask) serve: those that take a mask, and Segmentation. */
+const maskTool = () =>
+  z.enum(OPERATIONS.filter((op) => usesSelectObject(op)).map((op) => op.id) as [string, ...string[]]);
 
 /** `POST /api/select-object` (multipart): a point or a box on the photo. */
 export const selectObjectFormSchema = z.object({

@@ -8,6 +8,7 @@ import {
   selectObjectFormSchema,
   selectOnPreparedSchema,
   submitQuery,
+  usesSelectObject,
 } from '@ai-editor/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -83,8 +84,8 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
   const limiter = deps.limiter ?? memoryRateLimiter(SELECT_RATE_LIMIT);
   // Who may ask is answered as soon as the operation is known, before the photo is read.
   const admit = async (request: FastifyRequest, name: OperationId) => {
-    if (getOperation(name).mask === undefined) {
-      throw new AppError('BAD_REQUEST', { reason: `${getOperation(name).name} takes no mask to select into` });
+    if (!usesSelectObject(getOperation(name))) {
+      throw new AppError('BAD_REQUEST', { reason: `${getOperation(name).name} does not select objects` });
     }
     await deps.admission?.check(submitterOf(request), name);
     await hitOrRefuse(limiter, request.uid ?? request.ip);

@@ -7,6 +7,8 @@ import { useObjectUrl } from '../workspace/UploadArea';
 import { MaskFitBar } from './MaskFitBar';
 import { MaskToolbar, type Tool } from './MaskToolbar';
 import { exportMask, maskSize, selectionLayer } from './mask';
+import { SelectionBar } from './SelectionBar';
+import type { ClickMode, SelectionPrompt } from './selectObject';
 import { useKeyboardCrosshair } from './useKeyboardCrosshair';
 import { useMaskFit } from './useMaskFit';
 import { usePointerGestures } from './usePointerGestures';
@@ -60,14 +62,21 @@ export function MaskEditor({
   const disabled = outsideDisabled || fit.fitting;
   useEffect(() => onBusyChange?.(fit.fitting), [fit.fitting]);
   useEffect(() => () => onBusyChange?.(false), []);
-  const { selecting, status, error, select } = useSelectionRequest({
+  const selection = useSelectionRequest({
     file,
     operation,
     active: tool === 'select' && !outsideDisabled,
     canvasRef,
     imgRef,
-    onSelected: (stroke) => history.add(stroke, true),
+    add: history.add,
+    remove: history.remove,
+    has: history.has,
   });
+  const { selecting, status, error } = selection;
+  // What a plain click does once an object is selected (Shift- and Alt-click choose for one click).
+  const [clickMode, setClickMode] = useState<ClickMode>('new');
+  useEffect(() => setClickMode('new'), [file]);
+  const select = (prompt: SelectionPrompt) => selection.select(prompt, clickMode);
   const keyboard = useKeyboardCrosshair({ tool, disabled, select });
   const { cursor, dragBox, handlers } = usePointerGestures({
     tool,
@@ -232,6 +241,16 @@ export function MaskEditor({
           </TransformComponent>
         </TransformWrapper>
       </div>
+      {tool === 'select' && selection.refining && (
+        <SelectionBar
+          canSmaller={selection.canSmaller}
+          canLarger={selection.canLarger}
+          disabled={disabled || selecting}
+          mode={clickMode}
+          setMode={setClickMode}
+          step={selection.step}
+        />
+      )}
       <MaskFitBar
         fitted={history.has(fit.fit)}
         fitting={fit.fitting}
@@ -242,7 +261,7 @@ export function MaskEditor({
       />
       <p className="text-sm text-muted-foreground">
         {tool === 'select'
-          ? 'Click an object, or drag a box around it, to select it; then refine the selection with the brush or the eraser.'
+          ? 'Click an object, or drag a box around it, to select it. Shift-click adds to the selection, Alt-click takes away; then refine it with the brush or the eraser.'
           : 'Paint over what you want removed.'}{' '}
         Scroll or pinch to zoom; use the hand (or the middle mouse button) to move around.
       </p>

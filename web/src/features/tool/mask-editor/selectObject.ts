@@ -1,39 +1,55 @@
-import { errorMessage, errorTitle, isErrorCode, type OperationId } from '@ai-editor/core';
+import {
+  errorMessage,
+  errorTitle,
+  isErrorCode,
+  type OperationId,
+  type PreparedPhoto,
+  type SelectOnPrepared,
+} from '@ai-editor/core';
 import { ToolError } from '../jobs';
 
-/** A click (`x`, `y`) or a box (`x0`…`y1`), in pixels of the photo as shown upright. */
-export type SelectionPrompt = { x: number; y: number } | { x0: number; y0: number; x1: number; y1: number };
-
 /**
- * `POST /api/select-object`: the photo and the prompt; resolves to the selection as a PNG (white = selected, the
- * photo's size). Errors arrive as ToolErrors with the catalogue's title and words.
+ * A click (`x`, `y`) or a box (`x0`…`y1`), in pixels of the photo as shown upright. A click may start a new
+ * selection, or add to the current one or take away from it (shift- and alt-click, or the toolbar's choice).
  */
-export async function requestSelection(
-  file: File,
-  operation: OperationId,
-  prompt: SelectionPrompt,
-  signal?: AbortSignal,
-): Promise<Blob> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(prompt)) form.append(k, String(Math.round(v)));
-  form.append('file', file, file.name);
-  return postForMask('/api/select-object', operation, form, signal);
+export type SelectionPrompt =
+  | { x: number; y: number; mode?: ClickMode }
+  | { x0: number; y0: number; x1: number; y1: number };
+export type ClickMode = 'new' | 'add' | 'remove';
+
+/** A selection's answer: the mask (white = selected, the photo's size) and the steps smaller and larger there are. */
+export interface SelectionAnswer {
+  mask: Blob;
+  smaller: number;
+  larger: number;
 }
 
 /**
- * `POST /api/select-object/prepare`: sends the photo once when Select object is opened, so that the server has
- * computed what the first click needs before it comes. Nothing to show: a refusal or a failure leaves the clicks
- * as they are (they then compute it themselves).
+ * `POST /api/select-object/prepare`: sends the photo once when Select object is opened; the server computes what
+ * every click needs and answers the photo's id, which the clicks then name (coordinates only, no upload).
  */
-export async function requestPreparation(file: File, operation: OperationId, signal: AbortSignal): Promise<void> {
+export async function requestPreparation(file: File, operation: OperationId, signal?: AbortSignal): Promise<string> {
   const form = new FormData();
   form.append('file', file, file.name);
-  await fetch(`/api/select-object/prepare?operation=${encodeURIComponent(operation)}`, {
-    method: 'POST',
-    body: form,
-    credentials: 'include',
+  const res = await post('/api/select-object/prepare', operation, { body: form, signal });
+  return ((await res.json()) as PreparedPhoto).photo;
+}
+
+/** `POST /api/select-object/prompt`: a click, points added or taken away, a box or a step, on a prepared photo. */
+export async function requestSelectionOn(
+  body: Omit<SelectOnPrepared, 'level' | 'operation'> & { operation: OperationId; level?: number },
+  signal?: AbortSignal,
+): Promise<SelectionAnswer> {
+  const res = await post('/api/select-object/prompt', body.operation, {
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
     signal,
-  }).catch(() => undefined);
+  });
+  return {
+    mask: await res.blob(),
+    smaller: Number(res.headers.get('X-Selection-Smaller') ?? 0),
+    larger: Number(res.headers.get('X-Selection-Larger') ?? 0),
+  };
 }
 
 /**
@@ -48,20 +64,24 @@ export async function requestFit(file: File, operation: OperationId, mask: Blob,
 }
 
 async function postForMask(path: string, operation: OperationId, form: FormData, signal?: AbortSignal) {
+  return (await post(path, operation, { body: form, signal })).blob();
+}
+
+/** A POST to a mask helper; a refusal arrives as a ToolError with the catalogue's title, words and code. */
+async function post(path: string, operation: OperationId, init: RequestInit & { signal?: AbortSignal }) {
   let res: Response;
   try {
     res = await fetch(`${path}?operation=${encodeURIComponent(operation)}`, {
       method: 'POST',
-      body: form,
       credentials: 'include',
-      signal,
+      ...init,
     });
   } catch (err) {
-    if (signal?.aborted) throw err;
+    if (init.signal?.aborted) throw err;
     throw ToolError.of('UPLOAD_FAILED');
   }
-  if (res.ok) return res.blob();
+  if (res.ok) return res;
   const body = (await res.json().catch(() => undefined)) as { code?: string; message?: string } | undefined;
   const code = isErrorCode(body?.code) ? body.code : undefined;
-  throw new ToolError(errorTitle(code), body?.message || errorMessage('PROCESS_FAILED'));
+  throw Object.assign(new ToolError(errorTitle(code), body?.message || errorMessage('PROCESS_FAILED')), { code });
 }

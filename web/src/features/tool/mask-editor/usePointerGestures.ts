@@ -123,7 +123,9 @@ export function usePointerGestures({
       if (e.type !== 'pointerup') return;
       const [x, y] = onCanvas(e);
       const dragged = Math.hypot(e.clientX - press.clientX, e.clientY - press.clientY) >= DRAG_PX;
-      void select(dragged ? { x0: press.x, y0: press.y, x1: x, y1: y } : { x: press.x, y: press.y });
+      // Shift-click adds to the selection, Alt-click takes away from it (as in other editors).
+      const mode = e.shiftKey ? 'add' : e.altKey ? 'remove' : undefined;
+      void select(dragged ? { x0: press.x, y0: press.y, x1: x, y1: y } : { x: press.x, y: press.y, mode });
       return;
     }
     const stroke = current.current;

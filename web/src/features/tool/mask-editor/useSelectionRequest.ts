@@ -2,12 +2,27 @@ import type { OperationId } from '@ai-editor/core';
 import { type RefObject, useEffect, useRef, useState } from 'react';
 import { ToolError } from '../jobs';
 import { type Stroke, selectionLayer } from './mask';
-import { requestPreparation, requestSelection, type SelectionPrompt } from './selectObject';
+import { type ClickMode, requestPreparation, requestSelectionOn, type SelectionPrompt } from './selectObject';
+
+type Point = { x: number; y: number; label: 0 | 1 };
+type Box = { x0: number; y0: number; x1: number; y1: number };
+
+/** The selection being refined: what was asked (photo pixels), its step on the ladder, and its stroke. */
+interface Current {
+  points: Point[];
+  box?: Box;
+  level: number;
+  smaller: number;
+  larger: number;
+  stroke: Stroke;
+}
 
 /**
- * Select object: asks the server for the object at a point or in a box (canvas pixels) and hands its mask over as
- * one stroke. One request at a time; a new photo drops the one still running. `status` is for screen readers;
- * `error` is shown beside the photo (a toast would cover the photo's corner while the visitor works on it).
+ * Select object: the photo is sent once, when Select object is first chosen for it (the server computes what every
+ * click needs and answers an id); each click, box, added or removed point, or step smaller or larger then sends
+ * coordinates only. The answer replaces the selection being refined (one stroke, which Undo removes). A photo the
+ * server no longer holds is sent again, without a word to the visitor. `status` is for screen readers; `error` is
+ * shown beside the photo (a toast would cover the photo's corner while the visitor works on it).
  */
 export function useSelectionRequest({
   file,
@@ -15,7 +30,9 @@ export function useSelectionRequest({
   active,
   canvasRef,
   imgRef,
-  onSelected,
+  add,
+  remove,
+  has,
 }: {
   file: File;
   operation: OperationId;
@@ -23,51 +40,81 @@ export function useSelectionRequest({
   active: boolean;
   canvasRef: RefObject<HTMLCanvasElement | null>;
   imgRef: RefObject<HTMLImageElement | null>;
-  onSelected(stroke: Stroke): void;
+  add(stroke: Stroke, draw: boolean): void;
+  remove(stroke: Stroke): void;
+  /** Whether a stroke is on the canvas (not undone). */
+  has(stroke: Stroke): boolean;
 }) {
   const [selecting, setSelecting] = useState(false);
   const [status, setStatus] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [current, setCurrent] = useState<Current | null>(null);
   const selectAbort = useRef<AbortController | null>(null);
+  const prepared = useRef<{ file: File; photo: Promise<string>; abort: AbortController } | null>(null);
 
   useEffect(() => {
     setError(null);
-    return () => selectAbort.current?.abort();
+    setCurrent(null);
+    return () => {
+      selectAbort.current?.abort();
+      prepared.current?.abort.abort();
+      prepared.current = null;
+    };
   }, [file]);
 
-  // The first time Select object is chosen for a photo, the server prepares it (the click is then quick); the
-  // request is dropped with the photo (a new one, or the editor closed), and the server stops with it.
-  const prepared = useRef<{ file: File; abort: AbortController } | null>(null);
-  useEffect(() => {
-    if (!active || prepared.current?.file === file) return;
+  /** The photo's id on the server: prepared once per photo (again when `fresh`: the server dropped it). */
+  const photoId = (fresh = false): Promise<string> => {
+    if (prepared.current?.file === file && !fresh) return prepared.current.photo;
     const abort = new AbortController();
-    prepared.current = { file, abort };
-    void requestPreparation(file, operation, abort.signal);
-  }, [active, file]);
-  useEffect(() => () => prepared.current?.abort.abort(), [file]);
+    const photo = requestPreparation(file, operation, abort.signal);
+    prepared.current = { file, photo, abort };
+    // A failed preparation is tried again by the next click.
+    photo.catch(() => {
+      if (prepared.current?.photo === photo) prepared.current = null;
+    });
+    return photo;
+  };
 
-  const select = async (prompt: SelectionPrompt) => {
+  useEffect(() => {
+    if (active) photoId().catch(() => undefined);
+  }, [active, file]);
+
+  /** Photo pixels per canvas pixel (the canvas may be smaller than the photo: maskSize). */
+  const scale = () => {
     const canvas = canvasRef.current;
     const img = imgRef.current;
-    if (!canvas || !img || selecting) return;
-    // The canvas may be smaller than the photo (maskSize): the server wants the photo's pixels.
-    const sx = img.naturalWidth / canvas.width;
-    const sy = img.naturalHeight / canvas.height;
-    const scaled: SelectionPrompt =
-      'x' in prompt
-        ? { x: prompt.x * sx, y: prompt.y * sy }
-        : { x0: prompt.x0 * sx, y0: prompt.y0 * sy, x1: prompt.x1 * sx, y1: prompt.y1 * sy };
+    return canvas && img
+      ? { canvas, sx: img.naturalWidth / canvas.width, sy: img.naturalHeight / canvas.height }
+      : null;
+  };
+
+  /** The selection being refined, if it is still on the canvas. */
+  const live = current && has(current.stroke) ? current : null;
+
+  const run = async (ask: { points: Point[]; box?: Box; level: number }, done: string) => {
+    const s = scale();
+    if (!s || selecting) return;
     const abort = new AbortController();
     selectAbort.current = abort;
     setSelecting(true);
     setError(null);
     setStatus('Selecting the object…');
     try {
-      const png = await requestSelection(file, operation, scaled, abort.signal);
-      const layer = await selectionLayer(png, canvas.width, canvas.height);
+      const body = { operation, ...ask };
+      let answer: Awaited<ReturnType<typeof requestSelectionOn>>;
+      try {
+        answer = await requestSelectionOn({ ...body, photo: await photoId() }, abort.signal);
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'SELECT_PHOTO_GONE') throw err;
+        answer = await requestSelectionOn({ ...body, photo: await photoId(true) }, abort.signal);
+      }
+      const layer = await selectionLayer(answer.mask, s.canvas.width, s.canvas.height);
       if (abort.signal.aborted) return;
-      onSelected({ kind: 'select', layer });
-      setStatus('Object selected. Refine it with the brush or the eraser; Undo removes it.');
+      const stroke: Stroke = { kind: 'select', layer };
+      if (live) remove(live.stroke);
+      add(stroke, true);
+      setCurrent({ ...ask, smaller: answer.smaller, larger: answer.larger, stroke });
+      setStatus(done);
     } catch (err) {
       if (abort.signal.aborted) return;
       const e = err instanceof ToolError ? err : ToolError.of('PROCESS_FAILED');
@@ -81,5 +128,49 @@ export function useSelectionRequest({
     }
   };
 
-  return { selecting, status, error, select };
+  /** A click or a box on the canvas (canvas pixels). */
+  const select = async (prompt: SelectionPrompt, mode: ClickMode = 'new') => {
+    const s = scale();
+    if (!s) return;
+    if ('x0' in prompt) {
+      const box = { x0: prompt.x0 * s.sx, y0: prompt.y0 * s.sy, x1: prompt.x1 * s.sx, y1: prompt.y1 * s.sy };
+      return run(
+        { points: [], box, level: 0 },
+        'Object selected. Refine it with the brush or the eraser; Undo removes it.',
+      );
+    }
+    const point = { x: prompt.x * s.sx, y: prompt.y * s.sy };
+    const how = prompt.mode ?? mode;
+    if (how !== 'new' && live) {
+      const points = [...live.points, { ...point, label: how === 'add' ? (1 as const) : (0 as const) }];
+      return run(
+        { points, box: live.box, level: live.level },
+        how === 'add' ? 'Added to the selection.' : 'Taken away from the selection.',
+      );
+    }
+    return run(
+      { points: [{ ...point, label: 1 }], level: 0 },
+      'Object selected. Smaller and Larger change what is selected; the brush and the eraser refine it.',
+    );
+  };
+
+  /** One step smaller (-1) or larger (+1) from the selection being refined. */
+  const step = (delta: -1 | 1) => {
+    if (!live || live.box) return;
+    void run(
+      { points: live.points, level: live.level + delta },
+      delta > 0 ? 'A larger selection.' : 'A smaller selection.',
+    );
+  };
+
+  return {
+    selecting,
+    status,
+    error,
+    select,
+    step,
+    canSmaller: Boolean(live && !live.box && live.smaller > 0),
+    canLarger: Boolean(live && !live.box && live.larger > 0),
+    refining: Boolean(live),
+  };
 }
