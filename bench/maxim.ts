@@ -20,7 +20,8 @@ import { loadLocalEngine } from '../server/src/engines/local-engines.js';
 import { maximToOnnx } from '../server/src/engines/models/maxim-convert.js';
 import type { RawImage } from '../server/src/engines/raster/image.js';
 import { fromPng, recordingContext, toPng } from '../test-support/engine-ctx.js';
-import { addGaussianNoise, gaussianBlur, luma, psnr } from '../test-support/metrics.js';
+import { addGaussianNoise, luma, psnr } from '../test-support/metrics.js';
+import { detailRatios } from './support/detail.js';
 import { hdrInput, loadPhoto } from './support/quality-cases.js';
 import { loadRepoPhoto } from './support/quality-cases-denoise-cartoon.js';
 
@@ -56,23 +57,9 @@ function motionBlur(img: RawImage, length: number): RawImage {
   return { ...img, data };
 }
 
-/** bench/quality.ts's detail figures on the whole crop: texture (RMS ratio) and the share of the true detail kept. */
 function detail(out: RawImage, clean: RawImage): string {
-  const fine = (img: RawImage) => {
-    const y = luma(img);
-    const b = gaussianBlur(y, SIDE, SIDE, 1.5);
-    return y.map((v, i) => v - (b[i] as number));
-  };
-  const [a, b] = [fine(out), fine(clean)];
-  let cross = 0;
-  let self = 0;
-  let outSelf = 0;
-  for (let i = 0; i < a.length; i++) {
-    cross += (a[i] as number) * (b[i] as number);
-    self += (b[i] as number) ** 2;
-    outSelf += (a[i] as number) ** 2;
-  }
-  return `texture ${Math.sqrt(outSelf / self).toFixed(2)}, kept ${(cross / self).toFixed(2)}`;
+  const { texture, kept } = detailRatios(out, clean, undefined);
+  return `texture ${texture.toFixed(2)}, kept ${kept.toFixed(2)}`;
 }
 
 const meanLuma = (img: RawImage) => luma(img).reduce((s, v) => s + v, 0) / (img.width * img.height);
