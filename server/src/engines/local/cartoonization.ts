@@ -19,14 +19,13 @@ const COLOURS = 16;
 /** The outline colour (grey level). */
 export const INK = 24;
 /**
- * Outlines, at the analysis size. The grey image is flattened by FLATTEN_PASSES bilateral passes (grey-level sigma
+ * Outlines, at the analysis size. The grey image is flattened by a bilateral pass (grey-level sigma
  * FLATTEN_SIGMA_COLOUR) before the difference of Gaussians (DOG_SIGMA, and 1.6x it) is thresholded at
  * -DOG_THRESHOLD; pieces spanning under MIN_LINE px are dropped. Chosen by looking at the quality bench's tuning
  * cartoons (bench:quality, QUALITY_SET=tuning) and their blotch share (0.2-0.8% at these values): sigma 1 drew thin,
  * broken contours, 1.5 lines wider than a pen's; more flattening (2-3 passes, grey sigma 35-40) washed a small
  * face's eyes out of the outlines; a lower threshold (1-2) drew more of fur's hairs (up to 2x the blotches).
  */
-const FLATTEN_PASSES = 1;
 const FLATTEN_SIGMA_COLOUR = 30;
 const DOG_SIGMA = 1.2;
 const DOG_THRESHOLD = 2.5;
@@ -121,12 +120,8 @@ export function cartoonize(cv: OpenCv, photo: RawImage, progress: (percent: numb
     // and skin texture draw no lines; pieces too short to be a contour are dropped.
     const gray = track(new cv.Mat());
     cv.cvtColor(analysis, gray, cv.COLOR_RGB2GRAY);
-    let flat = gray;
-    for (let i = 0; i < FLATTEN_PASSES; i++) {
-      const next = track(new cv.Mat());
-      cv.bilateralFilter(flat, next, 9, FLATTEN_SIGMA_COLOUR, 5);
-      flat = next;
-    }
+    const flat = track(new cv.Mat());
+    cv.bilateralFilter(gray, flat, 9, FLATTEN_SIGMA_COLOUR, 5);
     const edgesSmall = inkLines(cv, flat, track);
     const edges = track(new cv.Mat());
     cv.resize(edgesSmall, edges, new cv.Size(w, h), 0, 0, cv.INTER_LINEAR);
