@@ -6,7 +6,7 @@ import {
   type PreparedPhoto,
   type SelectOnPrepared,
 } from '@ai-editor/core';
-import { ToolError } from '../jobs';
+import { ToolError } from './jobs';
 
 /**
  * A click (`x`, `y`) or a box (`x0`…`y1`), in pixels of the photo as shown upright. A click may start a new
@@ -26,13 +26,23 @@ export interface SelectionAnswer {
 
 /**
  * `POST /api/select-object/prepare`: sends the photo once when Select object is opened; the server computes what
- * every click needs and answers the photo's id, which the clicks then name (coordinates only, no upload).
+ * every click needs and answers the photo's id, which the clicks then name (coordinates only, no upload), and its
+ * size (the pixels the clicks are given in).
  */
-export async function requestPreparation(file: File, operation: OperationId, signal?: AbortSignal): Promise<string> {
+export async function requestPreparedPhoto(
+  file: File,
+  operation: OperationId,
+  signal?: AbortSignal,
+): Promise<PreparedPhoto> {
   const form = new FormData();
   form.append('file', file, file.name);
   const res = await post('/api/select-object/prepare', operation, { body: form, signal });
-  return ((await res.json()) as PreparedPhoto).photo;
+  return (await res.json()) as PreparedPhoto;
+}
+
+/** The prepared photo's id alone. */
+export async function requestPreparation(file: File, operation: OperationId, signal?: AbortSignal): Promise<string> {
+  return (await requestPreparedPhoto(file, operation, signal)).photo;
 }
 
 /** `POST /api/select-object/prompt`: a click, points added or taken away, a box or a step, on a prepared photo. */

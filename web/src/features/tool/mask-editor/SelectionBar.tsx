@@ -1,6 +1,6 @@
 import { Minus, Plus } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import type { ClickMode } from './selectObject';
+import type { ClickMode } from '../selectObject';
 
 const MODES: { mode: ClickMode; label: string }[] = [
   { mode: 'new', label: 'New object' },

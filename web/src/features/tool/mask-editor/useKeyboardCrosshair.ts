@@ -1,6 +1,6 @@
 import { useState } from 'react';
+import type { SelectionPrompt } from '../selectObject';
 import type { Tool } from './MaskToolbar';
-import type { SelectionPrompt } from './selectObject';
 
 /** Arrow keys move the keyboard crosshair by this share of the photo (Shift: five times as far). */
 const KEY_STEP = 0.02;

@@ -1,8 +1,8 @@
 import type { OperationId } from '@ai-editor/core';
 import { type RefObject, useEffect, useRef, useState } from 'react';
 import { ToolError } from '../jobs';
+import { requestFit } from '../selectObject';
 import { exportMask, type Stroke, selectionLayer } from './mask';
-import { requestFit } from './selectObject';
 
 /**
  * Fit mask to object: sends the painted mask to the server, which fits it to the object the strokes cover, and

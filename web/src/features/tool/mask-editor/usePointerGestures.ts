@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
+import type { SelectionPrompt } from '../selectObject';
 import type { Tool } from './MaskToolbar';
 import { drawStroke, type Stroke } from './mask';
-import type { SelectionPrompt } from './selectObject';
 
 /** A pointer that moves less than this many screen pixels between press and release clicked; more drew a box. */
 const DRAG_PX = 6;

@@ -1,8 +1,8 @@
 import type { OperationId } from '@ai-editor/core';
 import { type RefObject, useEffect, useRef, useState } from 'react';
 import { ToolError } from '../jobs';
+import { type ClickMode, requestPreparation, requestSelectionOn, type SelectionPrompt } from '../selectObject';
 import { type Stroke, selectionLayer } from './mask';
-import { type ClickMode, requestPreparation, requestSelectionOn, type SelectionPrompt } from './selectObject';
 
 type Point = { x: number; y: number; label: 0 | 1 };
 type Box = { x0: number; y0: number; x1: number; y1: number };
