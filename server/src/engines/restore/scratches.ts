@@ -10,7 +10,7 @@
  * poles) or when it keeps the colour of what it lies on (a scratch shows bare paper or film).
  */
 
-import { type Component, components, dilate, lineOpen, shape, topHat } from '../raster/morphology.js';
+import { type Component, components, lineOpen, rankFilter, shape, topHat } from '../raster/morphology.js';
 
 export interface DefectOptions {
   /** 0–1, 0.5 by default: higher finds fainter marks (and risks taking fine detail for damage). */
@@ -165,27 +165,6 @@ function keepsColour(
   const median = (v: number[]) => v.sort((a, b) => a - b)[v.length >> 1] ?? 0;
   const around = median(beside);
   return around >= COLOURED && median(own) >= keep * around;
-}
-
-/** The maximum of each (2r+1)^2 window (separable). */
-function localMax(v: Float32Array, w: number, h: number, r: number): Float32Array {
-  const rows = new Float32Array(v.length);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let m = Number.NEGATIVE_INFINITY;
-      for (let d = Math.max(0, x - r); d <= Math.min(w - 1, x + r); d++) m = Math.max(m, v[y * w + d] as number);
-      rows[y * w + x] = m;
-    }
-  }
-  const out = new Float32Array(v.length);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let m = Number.NEGATIVE_INFINITY;
-      for (let d = Math.max(0, y - r); d <= Math.min(h - 1, y + r); d++) m = Math.max(m, rows[d * w + x] as number);
-      out[y * w + x] = m;
-    }
-  }
-  return out;
 }
 
 /** Median and MAD-based standard deviation of a sample of the values (every 7th). */
@@ -360,7 +339,7 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
   const exact = opts.unsmoothed
     ? { [1]: topHat(opts.unsmoothed, w, h, k, 1), [-1]: topHat(opts.unsmoothed, w, h, k, -1) }
     : hats;
-  const peak = { [1]: localMax(exact[1], w, h, 2), [-1]: localMax(exact[-1], w, h, 2) };
+  const peak = { [1]: rankFilter(exact[1], w, h, 5, true), [-1]: rankFilter(exact[-1], w, h, 5, true) };
   const found = Uint8Array.from(mask);
   mask.fill(0);
   for (let i = 0; i < mask.length; i++) {
