@@ -6,13 +6,23 @@ import { exitOnStartupError } from './startup-errors.js';
 
 /** Starts one process with the embedded defaults: API, web app, queue and engine pool. */
 ignoreBrokenPipes();
-const started = await (async () => {
+let started: (Awaited<ReturnType<typeof buildApp>> & { config: ReturnType<typeof loadConfig> }) | undefined;
+// From the first moment: a signal while the server is still starting exits at once, and what has started goes with
+// the process (the Auth emulator is killed on exit; its own process group does not get the signal).
+exitOnSignals(
+  async () => {
+    if (!started) process.exit(1);
+    await started.close();
+  },
+  { info: (msg) => started?.app.log.info(msg), error: (obj, msg) => started?.app.log.error(obj, msg) },
+  { killNow: () => started?.pool?.killHostsNow() },
+);
+started = await (async () => {
   const config = loadConfig();
   const built = await buildApp({ config, logger: loggerOptions() });
   return { config, ...built };
 })().catch(exitOnStartupError);
-const { app, config, close, pool } = started;
-exitOnSignals(close, app.log, { killNow: () => pool?.killHostsNow() });
+const { app, config, close } = started;
 if (config.auth.mode === 'emulator' && config.hostExplicit && !isLoopback(config.host)) {
   app.log.warn(
     `HOST=${config.host} with emulator sign-in: the emulator accepts unsigned tokens, so anyone who can reach this ` +

@@ -4,6 +4,16 @@
 // re-parented, so a changed parent process id is the sign.
 const parent = process.ppid;
 
+// Until the CLI says it is ready it has nothing to export yet: an orphan then exits at once.
+let ready = false;
+for (const stream of [process.stdout, process.stderr]) {
+  const write = stream.write.bind(stream);
+  stream.write = (chunk, ...rest) => {
+    if (!ready && /All emulators ready/.test(String(chunk))) ready = true;
+    return write(chunk, ...rest);
+  };
+}
+
 // Its output goes to pipes the parent reads. With the parent gone, the CLI's "exporting" lines fail with EPIPE,
 // which ended the process before the accounts were written: such failures are dropped.
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
@@ -11,6 +21,7 @@ for (const stream of [process.stdout, process.stderr]) stream.on('error', () => 
 const watch = setInterval(() => {
   if (process.ppid === parent) return;
   clearInterval(watch);
+  if (!ready) process.exit(1);
   process.kill(process.pid, 'SIGINT');
   setTimeout(() => process.exit(1), 20_000).unref();
 }, 250);

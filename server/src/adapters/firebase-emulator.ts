@@ -201,6 +201,12 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
       stopping = true;
       process.off('exit', killOnExit);
       if (child.exitCode !== null || child.signalCode !== null) return;
+      // Still starting: it has nothing to export yet, so it is ended at once.
+      if (!allReady) {
+        child.kill('SIGKILL');
+        await exited;
+        return;
+      }
       child.kill('SIGINT');
       const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
       await exited;

@@ -119,8 +119,21 @@ async function longJob(url: string): Promise<number> {
   return id;
 }
 
+/**
+ * Load on this machine for `ms` at most: `n` processes that spin (a run queue of about n). Returns a stop function;
+ * they end by themselves at `ms` whatever happens to the test.
+ */
+function spinners(n: number, ms: number): () => void {
+  const children = Array.from({ length: n }, () =>
+    spawn(process.execPath, ['-e', `const end = Date.now() + ${ms}; while (Date.now() < end);`], { stdio: 'ignore' }),
+  );
+  return () => {
+    for (const c of children) c.kill('SIGKILL');
+  };
+}
+
 describe('shutdown', () => {
-  it('SIGTERM to the whole process group, with the output pipe closed and a job running, exits within 10 s', async () => {
+  it('SIGTERM to the whole process group, with the output pipe closed, a job running and the machine loaded: every process gone within 9 s, the job resumed at the next start', async () => {
     await emulatorReady();
     const s = launch(authTestEnv());
     await healthy(s);
@@ -128,14 +141,43 @@ describe('shutdown', () => {
     // The reader of the server's output goes away: every later write of the server's log fails with EPIPE.
     s.child.stdout?.destroy();
     s.child.stderr?.destroy();
+    // A run queue of about 10 on this machine's cores, as on a busy host.
+    const stopLoad = spinners(10, 30_000);
+    let gone: number;
     const t = Date.now();
-    process.kill(-(s.child.pid as number), 'SIGTERM');
-    const end = await s.exited;
-    expect(end.at - t).toBeLessThan(10_000);
-    expect(end.code).toBe(0);
-    // Nothing of the group is left (its engine hosts included).
-    expect(await until(() => !groupAlive(s.child.pid as number), 2000)).toBe(true);
-  }, 300_000);
+    try {
+      await new Promise((r) => setTimeout(r, 2000));
+      const signalled = Date.now();
+      process.kill(-(s.child.pid as number), 'SIGTERM');
+      // Nothing of the group is left, its engine hosts included.
+      await until(() => !groupAlive(s.child.pid as number), 15_000);
+      gone = Date.now() - signalled;
+    } finally {
+      stopLoad();
+    }
+    console.log(
+      `shutdown under load: every process of the group gone ${gone} ms after SIGTERM (${Date.now() - t} ms with the load's start)`,
+    );
+    expect(gone).toBeLessThan(9000);
+    expect((await s.exited).code).toBe(0);
+
+    // The job was left pending, and the next start runs it again (the data directory has no other job).
+    const next = launch(authTestEnv(), s.dataDir);
+    try {
+      await healthy(next);
+      expect(
+        await until(async () => {
+          const h = (await (
+            await fetch(`${next.url}/api/health`, { headers: { 'x-health-token': HEALTH_DETAILS_TOKEN } })
+          ).json()) as { engineHosts: { busy: number } };
+          return h.engineHosts.busy === 1;
+        }, 60_000),
+      ).toBe(true);
+    } finally {
+      process.kill(-(next.child.pid as number), 'SIGKILL');
+      await next.exited;
+    }
+  }, 400_000);
 
   it('a second SIGTERM exits at once, without waiting for the running job’s grace', async () => {
     await emulatorReady();
@@ -188,6 +230,22 @@ describe('the Auth emulator beside the server (emulator mode)', () => {
     const end = await s.exited;
     expect(end.at - t).toBeLessThan(6000);
     expect(isRunning(pid)).toBe(false);
+  }, 300_000);
+
+  it('SIGTERM while the emulator is still starting ends it too, well within the deadline', async () => {
+    const s = launch(await emulatorEnv());
+    const pidFile = path.join(s.dataDir, 'auth-emulator/emulator.pid');
+    // As soon as the emulator's process exists: the server may still be starting, the emulator's CLI is loading.
+    const spawned = await until(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '', 120_000);
+    expect(spawned, s.output()).toBe(true);
+    const pid = emulatorPid(s);
+    const t = Date.now();
+    process.kill(-(s.child.pid as number), 'SIGTERM');
+    const end = await s.exited;
+    expect(await until(() => !isRunning(pid), 9000)).toBe(true);
+    console.log(
+      `emulator still starting: server gone ${end.at - t} ms (${end.code ?? end.signal}), emulator ${Date.now() - t} ms after SIGTERM`,
+    );
   }, 300_000);
 
   it('kill -9 of the server: the emulator ends itself; a stale one on the port is replaced at the next start; no account is lost', async () => {
