@@ -22,15 +22,17 @@ export function webpThumbnail(bytes: Buffer, size: number, quality: number): Pro
 }
 
 /**
- * Whether a mask has no pixel the engines would work on, read as they read it (engines/raster/image.ts decodeMask:
- * transparency as black, grey, threshold at 128): such a mask changes nothing.
+ * How many pixels of a mask the engines would work on, read as they read it (engines/raster/image.ts decodeMask:
+ * transparency as black, grey, threshold at 128): a mask with none changes nothing.
  */
-export async function isEmptyMask(bytes: Buffer): Promise<boolean> {
+export async function paintedPixels(bytes: Buffer): Promise<number> {
   const painted = await sharp(bytes, { limitInputPixels: false })
     .flatten({ background: '#000000' })
     .greyscale()
     .threshold(128)
     .raw()
     .toBuffer();
-  return painted.indexOf(255) === -1;
+  let count = 0;
+  for (const v of painted) if (v) count++;
+  return count;
 }

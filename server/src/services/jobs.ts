@@ -109,7 +109,7 @@ export class JobService {
       parameters: params,
       metadata: {
         stage: 'queued',
-        expectedMs: expectedMs(operation, files.file, params),
+        expectedMs: expectedMs(operation, files.file, params, files.maskPixels),
         ...(files.file && { photoKey: photoKey(files.file.bytes) }),
       },
       originalKey: keyOf('file'),

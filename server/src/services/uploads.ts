@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError, fileFields, isAcceptedMime, isOperationId, type Operation, type OperationId } from '@ai-editor/core';
 import { fileTypeFromBuffer } from 'file-type';
-import { decodesFully, headerSize, isEmptyMask } from '../adapters/image.js';
+import { decodesFully, headerSize, paintedPixels } from '../adapters/image.js';
 
 export interface UploadedFile {
   field: string;
@@ -65,6 +65,8 @@ export interface CheckedFiles {
   file?: CheckedImage;
   mask?: CheckedImage;
   file2?: CheckedImage;
+  /** The mask's painted pixels, counted at the photo's size. */
+  maskPixels?: number;
 }
 
 /** Checks that exactly the operation's file fields arrived, once each, and that each is a sound image. */
@@ -101,7 +103,15 @@ export async function checkFiles(
     const maskRatio = checked.mask.width / checked.mask.height;
     if (Math.abs(photoRatio - maskRatio) / photoRatio > 0.02) throw new AppError('MASK_SIZE_MISMATCH');
   }
-  if (checked.mask && (await isEmptyMask(checked.mask.bytes))) throw new AppError('MASK_EMPTY');
+  if (checked.mask) {
+    const painted = await paintedPixels(checked.mask.bytes);
+    if (painted === 0) throw new AppError('MASK_EMPTY');
+    // In the photo's pixels (the mask may be drawn at another size of the same shape): the expected time follows it.
+    const scale = checked.file
+      ? (checked.file.width * checked.file.height) / (checked.mask.width * checked.mask.height)
+      : 1;
+    checked.maskPixels = Math.round(painted * scale);
+  }
   return checked;
 }
 

@@ -91,6 +91,9 @@ describe('checkFiles', () => {
     expect(await refusal(checkFiles(maskTool, [photo], limits))).toMatchObject({ code: 'MASK_REQUIRED' });
     const painted = await png(80, 60, 255);
     await expect(checkFiles(maskTool, [photo, await file('mask', painted)], limits)).resolves.toHaveProperty('mask');
+    // The painted area, counted at the photo's size (the expected time follows it).
+    const checked = await checkFiles(maskTool, [photo, await file('mask', painted)], limits);
+    expect(checked.maskPixels).toBe((checked.file?.width ?? 0) * (checked.file?.height ?? 0));
     expect(await refusal(checkFiles(maskTool, [photo, await file('mask', await png(60, 60, 255))], limits))).toEqual(
       catalogue('MASK_SIZE_MISMATCH'),
     );

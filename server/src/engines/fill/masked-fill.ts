@@ -1,3 +1,4 @@
+import { LEARNED_FILL_MAX_PIXELS } from '@ai-editor/core';
 import { miganFill } from '../models/migan.js';
 import { processMaskedRegion } from '../raster/fit.js';
 import { cropRaw, maskBox, padBox } from '../raster/geometry.js';
@@ -135,9 +136,9 @@ async function patchFill(
 /**
  * Holes up to this many pixels (after growing) are filled by several methods and given their mean (blend); larger ones
  * by the patch fill alone, whose time goes to its reduced levels. The mean was measured on painted strokes and blobs
- * up to 2,200 pixels.
+ * up to 2,200 pixels. The expected time of a job (core's durations.ts) follows the same line.
  */
-const BLEND_MAX_PIXELS = 8000;
+const BLEND_MAX_PIXELS = LEARNED_FILL_MAX_PIXELS;
 
 /**
  * Where one fill goes its own way (a piece of a neighbour pasted, a shape invented) while the others agree, the plain
