@@ -80,6 +80,8 @@ export function ResultCard({
   beforeUrl,
   canDownload,
   actions,
+  edited,
+  editor,
 }: {
   op: Operation;
   job: ImageJob;
@@ -89,8 +91,12 @@ export function ResultCard({
   canDownload: boolean;
   /** More buttons for the shown result (its index), e.g. 'Use in another tool'. */
   actions?: (index: number) => ReactNode;
+  /** Outputs the visitor edited in the page, in the job's order: shown and downloaded instead of the job's. */
+  edited?: { urls: string[]; blobs: Blob[] } | null;
+  /** Shown in place of the result while the visitor edits it. */
+  editor?: ReactNode;
 }) {
-  const urls = resultUrls(job);
+  const urls = edited?.urls ?? resultUrls(job);
   const [selected, setSelected] = useState(0);
   const { offered, downloading, download } = useDownload({ canDownload, failure: 'DOWNLOAD_FAILED' });
   const shown = urls[Math.min(selected, urls.length - 1)];
@@ -106,7 +112,7 @@ export function ResultCard({
         )}
       </CardHeader>
       <CardContent className="space-y-4">
-        <ResultView beforeUrl={beforeUrl} afterUrl={shown} alt={after} />
+        {editor ?? <ResultView beforeUrl={beforeUrl} afterUrl={shown} alt={after} />}
         {job.preview && <PreviewNotice />}
         <ResultGallery urls={urls} selected={selected} onSelect={setSelected} />
       </CardContent>
@@ -114,8 +120,9 @@ export function ResultCard({
         {offered && (
           <Button
             onClick={() =>
-              download(job.downloadUrls?.[selected] ?? shown, (blob) =>
-                resultFileName(op.id, job.id, selected, extensionFor(blob.type)),
+              download(
+                edited ? async () => edited.blobs[selected] as Blob : (job.downloadUrls?.[selected] ?? shown),
+                (blob) => resultFileName(op.id, job.id, selected, extensionFor(blob.type)),
               )
             }
             disabled={downloading}

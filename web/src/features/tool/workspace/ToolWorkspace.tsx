@@ -29,6 +29,7 @@ import { CancelJobButton } from '../result/CancelJobButton';
 import { FillTries, TryAnotherFill } from '../result/FillTries';
 import { JobProgress } from '../result/JobProgress';
 import { ResultCard } from '../result/ResultCard';
+import { SegmentationResult } from '../result/SegmentationResult';
 import { useAccess } from '../useAccess';
 import { useJob } from '../useJob';
 import { useLimits } from '../useLimits';
@@ -254,6 +255,8 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
 
   const completed = job?.status === 'completed' && job.processedUrl ? job : undefined;
   const retryable = completed !== undefined && mayTryAgain(op.id, completed.metadata);
+  // Segmentation's result can be edited by clicking objects before downloading.
+  const Result = op.selects && !op.mask ? SegmentationResult : ResultCard;
   const needsPhoto = op.input !== 'prompt';
   if (intake.batch) {
     return <BatchPanel op={op} files={intake.batch} params={params} onExit={intake.exitBatch} />;
@@ -344,7 +347,8 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
 
       {completed && !embedded && (
         <div ref={resultRef} className="scroll-mt-24">
-          <ResultCard
+          <Result
+            key={completed.id}
             op={op}
             job={completed}
             beforeUrl={completed.originalUrl ?? localBefore}
