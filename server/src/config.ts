@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,20 @@ import { env, parseEnv } from './config-env.js';
 import { loadScaleOutConfig, type ScaleOutConfig } from './config-scale-out.js';
 import { ENGINE_CHOICES, type EngineChoice, type EngineSettings } from './engines/settings.js';
 import { StartupError } from './startup-errors.js';
+
+/** Where `npm install` prepares the models when DATA_DIR is not set at install time (scripts/prepare-models.ts). */
+const INSTALL_MODEL_CACHE = fileURLToPath(new URL('../../data/models', import.meta.url));
+
+const hasModels = (dir: string) => fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.onnx'));
+
+/**
+ * `$DATA_DIR/models`, unless it holds no prepared model while the install's cache does: a DATA_DIR set at start but
+ * not at `npm install` would otherwise prepare 176 MB of models again at the first job (44 s here).
+ */
+function defaultModelCacheDir(dataDir: string): string {
+  const own = path.join(dataDir, 'models');
+  return !hasModels(own) && hasModels(INSTALL_MODEL_CACHE) ? INSTALL_MODEL_CACHE : own;
+}
 
 /** Every setting of the server, read once from the environment, with the embedded defaults. */
 export interface Config extends EngineSettings {
@@ -266,7 +281,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS ?? 60_000,
     idleTimeoutMs: e.IDLE_TIMEOUT_MS ?? 120_000,
     dataDir,
-    modelCacheDir: path.resolve(e.MODEL_CACHE_DIR ?? path.join(dataDir, 'models')),
+    modelCacheDir: path.resolve(e.MODEL_CACHE_DIR ?? defaultModelCacheDir(dataDir)),
     databaseUrl: e.DATABASE_URL,
     maxUploadBytes: e.MAX_UPLOAD_BYTES ?? LIMITS.maxUploadBytes,
     maxInputPixels: e.MAX_INPUT_PIXELS ?? LIMITS.maxInputPixels,

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { loadScaleOutConfig } from '../src/config-scale-out.js';
@@ -11,6 +14,23 @@ describe('settings from the environment', () => {
       expect(config.jobTimeoutMs).toBe(300_000);
       expect(config.guestRateLimit).toEqual({ max: 20, windowMs: 600_000 });
       expect(config.scaleOut).toMatchObject({ queuePrefix: 'ai-editor', runEngines: true, workerLockMs: 30_000 });
+    }
+  });
+
+  it('finds the models `npm install` prepared when DATA_DIR is set only at start', () => {
+    // This checkout's install prepared them in its data/models (the tests' model cache).
+    const installed = path.resolve(import.meta.dirname, '../../data/models');
+    expect(fs.readdirSync(installed).some((f) => f.endsWith('.onnx'))).toBe(true);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aie-config-'));
+    try {
+      expect(loadConfig({ DATA_DIR: dataDir }).modelCacheDir).toBe(installed);
+      // Models prepared in the data directory itself are its own; MODEL_CACHE_DIR always wins.
+      fs.mkdirSync(path.join(dataDir, 'models'));
+      fs.writeFileSync(path.join(dataDir, 'models', 'isnet-medium-fp32-v4.onnx'), '');
+      expect(loadConfig({ DATA_DIR: dataDir }).modelCacheDir).toBe(path.join(dataDir, 'models'));
+      expect(loadConfig({ DATA_DIR: dataDir, MODEL_CACHE_DIR: '/srv/models' }).modelCacheDir).toBe('/srv/models');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

@@ -4,10 +4,9 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { halfScaleHead, ncnnToOnnx, readNcnn } from './esrgan-convert.js';
-import { modelCacheDir } from './model-cache.js';
+import { cachedModel } from './model-cache.js';
 import { lookupPrelus, quantizeConvs, type Ranges } from './quantize.js';
 
 export const ESRGAN_SCALE = 4;
@@ -34,17 +33,12 @@ export function esrganModelPath(scale: EsrganScale = ESRGAN_SCALE): string {
     .update(param)
     .update(bin)
     .update(JSON.stringify(ranges));
-  const name = `realesrgan-x4fast-x${scale}-int8-${hash.digest('hex').slice(0, 12)}.onnx`;
-  const target = path.join(modelCacheDir(), name);
-  if (fs.existsSync(target)) return target;
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const fp32 = ncnnToOnnx(param, bin);
-  // The 2x head's output keeps the 4x head's tensor name, and its values (averages) stay within its range.
-  const model = lookupPrelus(quantizeConvs(scale === 2 ? halfScaleHead(fp32) : fp32, ranges));
-  const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(temp, model);
-  fs.renameSync(temp, target);
-  return target;
+  const file = `realesrgan-x4fast-x${scale}-int8-${hash.digest('hex').slice(0, 12)}.onnx`;
+  return cachedModel(`Real-ESRGAN ${scale}x`, file, () => {
+    const fp32 = ncnnToOnnx(param, bin);
+    // The 2x head's output keeps the 4x head's tensor name, and its values (averages) stay within its range.
+    return lookupPrelus(quantizeConvs(scale === 2 ? halfScaleHead(fp32) : fp32, ranges));
+  });
 }
 
 const sessions = new Map<EsrganScale, Promise<ort.InferenceSession>>();

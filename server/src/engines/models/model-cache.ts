@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -14,4 +16,21 @@ export function setModelCacheDir(dir: string): void {
 
 export function modelCacheDir(): string {
   return folder;
+}
+
+/**
+ * The cached model file `file`, made by `make` and written (temp file, then rename) the first time. A preparation
+ * costs seconds to a minute, which the job that needs it waits for: it is logged, so that the wait is explained.
+ */
+export function cachedModel(name: string, file: string, make: () => Uint8Array): string {
+  const target = path.join(folder, file);
+  if (fs.existsSync(target)) return target;
+  const start = performance.now();
+  console.log(`preparing the ${name} model in ${folder} (once: it is kept there)`);
+  fs.mkdirSync(folder, { recursive: true });
+  const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
+  fs.writeFileSync(temp, make());
+  fs.renameSync(temp, target);
+  console.log(`prepared the ${name} model in ${((performance.now() - start) / 1000).toFixed(1)} s: ${target}`);
+  return target;
 }
