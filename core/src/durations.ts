@@ -33,7 +33,7 @@ export const EXPECTED_COSTS: Record<OperationId | HelperWork, ExpectedCost> = {
   denoising: { fixedMs: 100, msPerMegapixel: 1300 },
   'style-transfer': { fixedMs: 30_000, msPerMegapixel: 0 },
   cartoonization: { fixedMs: 135, msPerMegapixel: 100 },
-  'pencil-sketch': { fixedMs: 30, msPerMegapixel: 90 },
+  'pencil-sketch': { fixedMs: 10, msPerMegapixel: 130 },
   'hdr-enhancement': { fixedMs: 100, msPerMegapixel: 250 },
   'face-aging': { fixedMs: 20_000, msPerMegapixel: 0 },
   'image-inpainting': { fixedMs: 800, msPerMegapixel: 160, learnedFillMs: 1900 },

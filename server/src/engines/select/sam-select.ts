@@ -49,7 +49,7 @@ const MAX_LEAK = 0.2;
 const SAME = 0.9;
 
 type Box = { x0: number; y0: number; x1: number; y1: number };
-type Mask = { data: Uint8Array; width: number; height: number };
+export type Mask = { data: Uint8Array; width: number; height: number };
 
 interface Candidate {
   prompt: SamPrompt;
@@ -149,16 +149,7 @@ async function split(
   run: (prompt: SamPrompt) => Promise<Candidate>,
 ): Promise<Candidate | undefined> {
   const { data, width: w, height: h } = region;
-  const outside = new Uint8Array(data.length);
-  for (let i = 0; i < data.length; i++) outside[i] = data[i] ? 0 : 1;
-  const depth = distanceTo(outside, w, h);
-  let deepest = 0;
-  for (let i = 0; i < data.length; i++) if (data[i] && (depth[i] as number) > deepest) deepest = depth[i] as number;
-  if (deepest === 0) return undefined;
-  const inside = depth.map((d, i) => (data[i] ? d : 0));
-  const found = components(inside, w, h, CORE_DEPTH * deepest, CORE_DEPTH * deepest);
-  const largest = Math.max(...found.map((c) => c.pixels.length));
-  const cores = found.filter((c) => c.pixels.length >= MIN_CORE * largest);
+  const cores = objectCores(region);
   if (cores.length < 2) return undefined;
   // Each region pixel belongs to the nearest core; the click's core is the one nearest the click.
   const near = cores.map((c) => {
@@ -178,6 +169,30 @@ async function split(
   const others = cores.filter((_, k) => k !== mine);
   const leak = Math.max(...others.map((c) => c.pixels.filter((p) => answer.mask.data[p]).length / c.pixels.length));
   return leak <= MAX_LEAK ? answer : undefined;
+}
+
+/**
+ * The cores of a 0/1 mask's shape: its pixels deeper inside it than CORE_DEPTH of its deepest (distance to its
+ * outside), in connected pieces of at least MIN_CORE of the largest one; each with its deepest pixel. Several
+ * cores are several things joined by narrow necks.
+ */
+export function objectCores(region: Mask): { pixels: number[]; deepest: number }[] {
+  const { data, width: w, height: h } = region;
+  const outside = new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) outside[i] = data[i] ? 0 : 1;
+  const depth = distanceTo(outside, w, h);
+  let deepest = 0;
+  for (let i = 0; i < data.length; i++) if (data[i] && (depth[i] as number) > deepest) deepest = depth[i] as number;
+  if (deepest === 0) return [];
+  const inside = depth.map((d, i) => (data[i] ? d : 0));
+  const found = components(inside, w, h, CORE_DEPTH * deepest, CORE_DEPTH * deepest);
+  const largest = Math.max(...found.map((c) => c.pixels.length));
+  return found
+    .filter((c) => c.pixels.length >= MIN_CORE * largest)
+    .map((c) => ({
+      pixels: c.pixels,
+      deepest: c.pixels.reduce((a, b) => ((depth[b] as number) > (depth[a] as number) ? b : a)),
+    }));
 }
 
 function nearestCore(near: Float32Array[], i: number): number {
