@@ -45,7 +45,7 @@ export function SegmentationResult({
       actions={(index) => (
         <>
           {canEdit && (
-            <Button type="button" variant="outline" aria-pressed={editing} onClick={toggle}>
+            <Button type="button" variant="outline" onClick={toggle}>
               {editing ? <Check aria-hidden /> : <MousePointerClick aria-hidden />}
               {editing ? 'Done editing' : 'Edit the selection'}
             </Button>

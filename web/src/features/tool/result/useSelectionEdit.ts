@@ -69,10 +69,14 @@ export function useSelectionEdit({
   /** The photo as a file, once the photo and the mask are loaded. */
   const start = useRef<Promise<File> | null>(null);
   const prepared = useRef<Promise<PreparedPhoto> | null>(null);
-  const abort = useRef(new AbortController());
+  const abort = useRef<AbortController>(new AbortController());
   const maskUrl = urls[1];
 
-  useEffect(() => () => abort.current.abort(), []);
+  useEffect(() => {
+    const a = new AbortController();
+    abort.current = a;
+    return () => a.abort();
+  }, []);
 
   const mask = masks.at(-1) ?? null;
   const photo = useRef<Uint8ClampedArray | null>(null);
@@ -92,7 +96,7 @@ export function useSelectionEdit({
     return prepared.current;
   };
 
-  /** Loads the photo and the job's mask (once), and prepares the photo for the first click. */
+  /** Loads the photo and the job's mask (once), and prepares the photo for the first click (a click awaits it). */
   const begin = () => {
     if (start.current || !beforeUrl || !maskUrl) return;
     setLoading(true);
@@ -105,19 +109,22 @@ export function useSelectionEdit({
       bitmap.close();
       const file = new File([photoBlob], `photo.${photoBlob.type.split('/')[1] ?? 'png'}`, { type: photoBlob.type });
       const [pixels, data] = await Promise.all([pixelsOf(photoBlob, width, height), maskOf(maskBlob, width, height)]);
-      await preparedPhoto(file);
       photo.current = pixels;
       type.current = maskBlob.type || 'image/png';
       setMasks([{ data, width, height }]);
-      setStatus('Click an object: a click on the selection takes that object out, a click elsewhere adds it.');
       return file;
     })();
     start.current = run;
+    // A photo or mask that did not load is loaded again next time; a failed preparation is tried again by a click.
+    run.catch(() => {
+      start.current = null;
+    });
     run
-      .catch((err) => {
-        start.current = null;
-        fail(err);
-      })
+      .then(preparedPhoto)
+      .then(() =>
+        setStatus('Click an object: a click on the selection takes that object out, a click elsewhere adds it.'),
+      )
+      .catch(fail)
       .finally(() => setLoading(false));
   };
 
