@@ -72,6 +72,29 @@ describe('image-segmentation engine', () => {
     expect(score).toBeGreaterThanOrEqual(0.85);
   });
 
+  it('finds both dogs in automatic mode, each whole, and leaves out the towel under them', async () => {
+    const { mask, metadata } = await segment('dogs.jpg');
+    console.log('dogs:', metadata);
+    expect(metadata.subject).toBe('object');
+    const at = (x: number, y: number) => mask.data[y * mask.width + x] as number;
+    // Upper dog's face and ear, lower dog's face and its paw on the ledge (fixtures/dogs.jpg, 426x640).
+    for (const [x, y] of [
+      [175, 195],
+      [140, 200],
+      [240, 340],
+      [232, 405],
+    ] as const) {
+      expect(at(x, y), `dog at ${x},${y}`).toBe(255);
+    }
+    // The white towel hanging below the upper dog, and the wall beside them.
+    for (const [x, y] of [
+      [185, 285],
+      [330, 250],
+    ] as const) {
+      expect(at(x, y), `not a dog at ${x},${y}`).toBe(0);
+    }
+  });
+
   it('segments the salient object when asked, people and what they hold alike', async () => {
     const { mask, metadata } = await segment('astronaut.png', 'object');
     expect(metadata.subject).toBe('object');

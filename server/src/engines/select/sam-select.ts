@@ -148,27 +148,53 @@ async function split(
   scale: number,
   run: (prompt: SamPrompt) => Promise<Candidate>,
 ): Promise<Candidate | undefined> {
-  const { data, width: w, height: h } = region;
+  const { width: w, height: h } = region;
   const cores = objectCores(region);
   if (cores.length < 2) return undefined;
-  // Each region pixel belongs to the nearest core; the click's core is the one nearest the click.
+  // The click's core is the one nearest the click; its share of the region is its object's outline.
+  const at = Math.min(w - 1, Math.round(click.x * scale)) + Math.min(h - 1, Math.round(click.y * scale)) * w;
+  const { nearest, boxes } = coreShares(region, cores);
+  const mine = nearest[at] as number;
+  const box = boxes[mine];
+  if (!box) return undefined;
+  const answer = await run({ points: [{ ...click, label: 1 }], box: photoBox(withMargin(box), scale) });
+  const others = cores.filter((_, k) => k !== mine);
+  const leak = Math.max(...others.map((c) => c.pixels.filter((p) => answer.mask.data[p]).length / c.pixels.length));
+  return leak <= MAX_LEAK ? answer : undefined;
+}
+
+/** A pixel of margin at the analysis size around a core's share: the share's box is its object's outline. */
+export function withMargin(box: Rect): Rect {
+  return { left: box.left - 1, top: box.top - 1, width: box.width + 2, height: box.height + 2 };
+}
+
+/**
+ * Which core each pixel is nearest to, and the box of each core's share of the region (the region's pixels nearest
+ * to it): the outline of the object each core is the heart of.
+ */
+export function coreShares(
+  region: Mask,
+  cores: { pixels: number[] }[],
+): { nearest: Int32Array; boxes: (Rect | null)[] } {
+  const { data, width: w, height: h } = region;
   const near = cores.map((c) => {
     const m = new Uint8Array(w * h);
     for (const p of c.pixels) m[p] = 1;
     return distanceTo(m, w, h);
   });
-  const at = Math.min(w - 1, Math.round(click.x * scale)) + Math.min(h - 1, Math.round(click.y * scale)) * w;
-  const mine = nearestCore(near, at);
-  const share = new Uint8Array(w * h);
-  for (let i = 0; i < share.length; i++) if (data[i] && nearestCore(near, i) === mine) share[i] = 1;
-  const box = maskBox({ data: share, width: w, height: h });
-  if (!box) return undefined;
-  // A pixel of margin at the analysis size: the share's box is the object's outline.
-  const margin = { left: box.left - 1, top: box.top - 1, width: box.width + 2, height: box.height + 2 };
-  const answer = await run({ points: [{ ...click, label: 1 }], box: photoBox(margin, scale) });
-  const others = cores.filter((_, k) => k !== mine);
-  const leak = Math.max(...others.map((c) => c.pixels.filter((p) => answer.mask.data[p]).length / c.pixels.length));
-  return leak <= MAX_LEAK ? answer : undefined;
+  const nearest = new Int32Array(w * h);
+  for (let i = 0; i < nearest.length; i++) {
+    let best = 0;
+    for (let k = 1; k < near.length; k++)
+      if (((near[k] as Float32Array)[i] as number) < ((near[best] as Float32Array)[i] as number)) best = k;
+    nearest[i] = best;
+  }
+  const boxes = cores.map((_, k) => {
+    const share = new Uint8Array(w * h);
+    for (let i = 0; i < share.length; i++) if (data[i] && nearest[i] === k) share[i] = 1;
+    return maskBox({ data: share, width: w, height: h });
+  });
+  return { nearest, boxes };
 }
 
 /**
@@ -178,8 +204,13 @@ async function split(
  */
 export function objectCores(region: Mask): { pixels: number[]; deepest: number }[] {
   const { data, width: w, height: h } = region;
+  // The photo's edge counts as outside: a subject the frame cuts is deepest in its body, not at the cut.
   const outside = new Uint8Array(data.length);
-  for (let i = 0; i < data.length; i++) outside[i] = data[i] ? 0 : 1;
+  for (let i = 0; i < data.length; i++) {
+    const x = i % w;
+    const y = (i - x) / w;
+    outside[i] = !data[i] || x === 0 || y === 0 || x === w - 1 || y === h - 1 ? 1 : 0;
+  }
   const depth = distanceTo(outside, w, h);
   let deepest = 0;
   for (let i = 0; i < data.length; i++) if (data[i] && (depth[i] as number) > deepest) deepest = depth[i] as number;
@@ -193,13 +224,6 @@ export function objectCores(region: Mask): { pixels: number[]; deepest: number }
       pixels: c.pixels,
       deepest: c.pixels.reduce((a, b) => ((depth[b] as number) > (depth[a] as number) ? b : a)),
     }));
-}
-
-function nearestCore(near: Float32Array[], i: number): number {
-  let best = 0;
-  for (let k = 1; k < near.length; k++)
-    if (((near[k] as Float32Array)[i] as number) < ((near[best] as Float32Array)[i] as number)) best = k;
-  return best;
 }
 
 function toMask(answer: SamAnswer): Mask {

@@ -3,15 +3,15 @@ import { samDecode } from '../models/sam.js';
 import type { RawImage } from '../raster/image.js';
 import { components } from '../raster/morphology.js';
 import { resizeRaw } from '../raster/resize.js';
-import { objectCores, samSelect } from './sam-select.js';
+import { coreShares, objectCores, withMargin } from './sam-select.js';
 
 /**
  * Segmentation's subjects on the segment-anything model (docs/select-object.md, "Segmentation"): every object the
  * salient-object map points at, each found as a click would find it. The salient map (ISNet) says where the
  * subjects are but runs touching things together (two dogs and the towel under them); each core of its shape (the
- * pixels deepest inside it, as sam-select.ts splits a region) is clicked at its deepest pixel, and the object the
- * click selects is kept when the salient map mostly agrees with it (a click that spills into the background, or
- * selects the towel the map only brushes, is dropped).
+ * pixels deepest inside it, as sam-select.ts splits a region) prompts the model with a click at its deepest pixel
+ * and the box of its share of the piece, and the answer is kept when the salient map mostly agrees with it (an
+ * answer that spills into the background is dropped).
  */
 
 /** The salient map is read at this long side. */
@@ -40,34 +40,47 @@ export async function subjectsMask(
       set[y * w + x] = (salient[sy * photo.width + sx] as number) >= 128 ? 1 : 0;
     }
   }
-  // Each piece of the map, then each core of its shape: one click per object it holds.
-  const clicks: { x: number; y: number }[] = [];
-  for (const piece of components(set, w, h, 1, 1)) {
-    if (piece.pixels.length < MIN_PIECE * set.length) continue;
-    const own = new Uint8Array(w * h);
-    for (const p of piece.pixels) own[p] = 1;
-    for (const core of objectCores({ data: own, width: w, height: h })) {
-      clicks.push({ x: ((core.deepest % w) + 0.5) / scale, y: (Math.floor(core.deepest / w) + 0.5) / scale });
-    }
-  }
+  // Each piece of the map, then each core of its shape: one object each, prompted as a click at the core's
+  // deepest pixel with its share of the piece as the box.
   const out = Buffer.alloc(photo.width * photo.height);
   let found = false;
-  for (const click of clicks) {
-    // A click inside an object already found adds nothing.
-    if (out[Math.floor(click.y) * photo.width + Math.floor(click.x)]) continue;
-    const { mask } = await samSelect({ points: [{ ...click, label: 1 }] }, photo, (prompt, size) =>
-      samDecode(embedding, prompt, threads, size),
-    );
-    let inside = 0;
-    let salientInside = 0;
-    for (let i = 0; i < mask.length; i++) {
-      if (!mask[i]) continue;
-      inside++;
-      if ((salient[i] as number) >= 128) salientInside++;
+  const toPhoto = (v: number) => v / scale;
+  for (const piece of components(set, w, h, 1, 1)) {
+    if (piece.pixels.length < MIN_PIECE * set.length) continue;
+    const own = { data: new Uint8Array(w * h), width: w, height: h };
+    for (const p of piece.pixels) own.data[p] = 1;
+    const cores = objectCores(own);
+    const { boxes } = coreShares(own, cores);
+    for (const [k, core] of cores.entries()) {
+      const box = boxes[k];
+      if (!box) continue;
+      const m = withMargin(box);
+      const answer = await samDecode(
+        embedding,
+        {
+          points: [{ x: toPhoto((core.deepest % w) + 0.5), y: toPhoto(Math.floor(core.deepest / w) + 0.5), label: 1 }],
+          box: {
+            x0: toPhoto(m.left),
+            y0: toPhoto(m.top),
+            x1: toPhoto(m.left + m.width),
+            y1: toPhoto(m.top + m.height),
+          },
+        },
+        threads,
+        photo,
+      );
+      // Kept when the map mostly agrees: not a spill into the background.
+      let inside = 0;
+      let salientInside = 0;
+      for (let i = 0; i < answer.logits.length; i++) {
+        if ((answer.logits[i] as number) <= 0) continue;
+        inside++;
+        if ((salient[i] as number) >= 128) salientInside++;
+      }
+      if (!inside || salientInside / inside < MIN_SALIENT) continue;
+      for (let i = 0; i < answer.logits.length; i++) if ((answer.logits[i] as number) > 0) out[i] = 255;
+      found = true;
     }
-    if (!inside || salientInside / inside < MIN_SALIENT) continue;
-    for (let i = 0; i < mask.length; i++) if (mask[i]) out[i] = 255;
-    found = true;
   }
   return found ? out : null;
 }
