@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { touchingPairs, union } from '../test-support/touching-pairs';
 import { expect, type Page, test } from './fixtures';
 import { allowUse, choosePhoto, expectResult, fixture, painted, skipTutorials } from './tool-support';
 
@@ -38,11 +39,11 @@ function iou(a: Uint8Array, truth: Buffer): number {
   return inter / union;
 }
 
-async function openEditor(page: Page) {
+async function openEditor(page: Page, photo: Parameters<typeof choosePhoto>[1] = fixture('coffee.png')) {
   await skipTutorials(page);
   await allowUse(page, 'object-removal');
   await page.goto('/features/object-removal');
-  await choosePhoto(page, fixture('coffee.png'));
+  await choosePhoto(page, photo);
   const canvas = page.getByTestId('mask-canvas');
   await expect(canvas).toBeVisible();
   await canvas.scrollIntoViewIfNeeded();
@@ -64,18 +65,18 @@ test('select object: click the cup, see its mask, erase part, undo across it, su
   });
   await selectTool.click();
   await expect(selectTool).toHaveAttribute('aria-pressed', 'true');
-  expect((await prepared).status()).toBe(204);
+  expect((await prepared).status()).toBe(200);
 
   const box = await canvas.boundingBox();
   if (!box) throw new Error('no canvas box');
   const at = (fx: number, fy: number) => [box.x + box.width * fx, box.y + box.height * fy] as const;
-  const selected = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/select-object', {
+  // The click sends coordinates only: the photo was sent once, when Select object was chosen.
+  const selected = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/select-object/prompt', {
     timeout: 600_000,
   });
   await page.mouse.click(...at(...truth.centre));
   // Busy while the server works, then the cup's mask on the canvas.
   await expect(page.getByTestId('selecting')).toBeVisible();
-  // (A 600 px photo prepares the whole photo only: server/test/select-object.test.ts checks the runs at 1920 px.)
   expect((await selected).status()).toBe(200);
   await expect(page.getByTestId('selecting')).toHaveCount(0);
   await expect(page.getByTestId('mask-status')).toHaveText(/Object selected/);
@@ -117,6 +118,71 @@ test('select object: click the cup, see its mask, erase part, undo across it, su
   expect((await created).status()).toBe(201);
   const card = await expectResult(page, 600_000);
   await expect(card.getByRole('img', { name: 'Result' })).toBeVisible();
+});
+
+test('select object: two touching cups, a click selects one alone, Larger both, a point taken away leaves one', async ({
+  page,
+}) => {
+  test.setTimeout(900_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const [pair] = await touchingPairs('tuning');
+  if (!pair) throw new Error('no pair');
+  const [back, front] = pair.objects as [NonNullable<(typeof pair.objects)[0]>, NonNullable<(typeof pair.objects)[0]>];
+  const canvas = await openEditor(page, { name: 'cups.png', mimeType: 'image/png', buffer: pair.image });
+  await page.getByRole('button', { name: 'Select object' }).click();
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error('no canvas box');
+  const at = (p: { x: number; y: number }) =>
+    [box.x + (box.width * (p.x + 0.5)) / pair.width, box.y + (box.height * (p.y + 0.5)) / pair.height] as const;
+  const answered = () =>
+    page.waitForResponse((r) => new URL(r.url()).pathname === '/api/select-object/prompt', { timeout: 600_000 });
+  const mask = () => painted(canvas, pair.width, pair.height);
+  const share = (m: Uint8Array, truth: Buffer) => {
+    let n = 0;
+    let t = 0;
+    for (let i = 0; i < truth.length; i++) {
+      if (!truth[i]) continue;
+      t++;
+      n += m[i] as number;
+    }
+    return n / t;
+  };
+
+  // One click on the back cup: that cup, not the one it touches.
+  let done = answered();
+  await page.mouse.click(...at(back.point));
+  expect((await done).status()).toBe(200);
+  await expect(page.getByTestId('mask-status')).toHaveText(/Object selected/);
+  let m = await mask();
+  expect(iou(m, back.truth), 'the clicked cup').toBeGreaterThan(0.8);
+  expect(share(m, front.truth), 'not its neighbour').toBeLessThan(0.1);
+  await page.screenshot({ path: 'test-output/screenshots/select-object-pair-one.png' });
+
+  // Larger: both cups.
+  done = answered();
+  await page.getByRole('button', { name: 'Larger' }).click();
+  expect((await done).status()).toBe(200);
+  await expect(page.getByTestId('mask-status')).toHaveText(/larger selection/);
+  m = await mask();
+  expect(iou(m, union(back.truth, front.truth)), 'the pair').toBeGreaterThan(0.8);
+  await page.screenshot({ path: 'test-output/screenshots/select-object-pair-both.png' });
+
+  // Alt-click on the other cup takes it away again; Undo then removes the selection whole.
+  done = answered();
+  await page.keyboard.down('Alt');
+  await page.mouse.click(...at(front.point));
+  await page.keyboard.up('Alt');
+  expect((await done).status()).toBe(200);
+  await expect(page.getByTestId('mask-status')).toHaveText(/Taken away/);
+  m = await mask();
+  expect(share(m, front.truth), 'the cup taken away').toBeLessThan(0.2);
+  expect(share(m, back.truth), 'the clicked cup stays').toBeGreaterThan(0.9);
+  await page.screenshot({ path: 'test-output/screenshots/select-object-pair-taken.png' });
+  await page.getByRole('button', { name: 'Undo' }).click();
+  expect(
+    (await mask()).reduce((n, v) => n + v, 0),
+    'nothing left',
+  ).toBe(0);
 });
 
 test('select object with the keyboard on a phone-sized screen', async ({ page }) => {

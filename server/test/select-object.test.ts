@@ -1,12 +1,13 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coverage, iou, type SelectionCase, selectionCases } from '../../test-support/selection-cases.js';
-import { growSelection } from '../src/engines/select/select-object.js';
+import { type PairCase, touchingPairs, union } from '../../test-support/touching-pairs.js';
+import { growSelection } from '../src/engines/select/grow.js';
 import { signedInVisitor } from './support/auth.js';
 import { blob, fixture, startTestServer, type TestServer, testEngine, type Visitor } from './support/server.js';
 
 /**
- * POST /api/select-object through the real server: ISNet runs in an engine host of the pool. The truth is an
+ * Select object through the real server: the segment-anything model runs in an engine host of the pool. The truth is an
  * object pasted onto a fixture photo (its hand-traced alpha), so a mask that merely sits around the click fails.
  */
 describe('POST /api/select-object', () => {
@@ -31,20 +32,17 @@ describe('POST /api/select-object', () => {
     return visitor.fetch('/api/select-object', { method: 'POST', body: form });
   }
 
-  /** Prepares a photo for object removal; the crops kept and the model runs it took, from the 204's headers. */
-  async function prepare(visitor: Visitor, image: Buffer): Promise<{ crops: number; runs: number }> {
+  /** Prepares a photo for object removal: its id, which later clicks name. */
+  async function prepare(visitor: Visitor, image: Buffer): Promise<{ photo: string; width: number; height: number }> {
     const form = new FormData();
     form.append('operation', 'object-removal');
     form.append('file', blob(image, 'image/png'), 'photo.png');
     const res = await visitor.fetch('/api/select-object/prepare', { method: 'POST', body: form });
-    expect(res.status, await res.clone().text()).toBe(204);
-    return {
-      crops: Number(res.headers.get('x-selection-prepared-crops')),
-      runs: Number(res.headers.get('x-selection-model-runs')),
-    };
+    expect(res.status, await res.clone().text()).toBe(200);
+    return (await res.json()) as { photo: string; width: number; height: number };
   }
 
-  async function maskOf(res: Response, c: SelectionCase): Promise<Buffer> {
+  async function maskOf(res: Response, c: { width: number; height: number }): Promise<Buffer> {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     const png = Buffer.from(await res.arrayBuffer());
@@ -174,106 +172,68 @@ describe('POST /api/select-object', () => {
     expect(((await text.json()) as { code: string }).code).toBe('INVALID_FILE_TYPE');
   });
 
-  it('limits selections per user to 30 a minute', async () => {
+  it('limits selections per user to 120 a minute', async () => {
     const visitor = await signedInVisitor(server);
     const statuses: number[] = [];
     // Prompts outside the photo fail after the limit is counted, so no model runs.
-    for (let i = 0; i < 31; i++) {
+    for (let i = 0; i < 121; i++) {
       statuses.push(
         (await select(visitor, fixture('chelsea.png'), { operation: 'object-removal', x: -5, y: 0 })).status,
       );
     }
-    expect(statuses.slice(0, 30).every((s) => s === 400)).toBe(true);
-    expect(statuses[30]).toBe(429);
+    expect(statuses.slice(0, 120).every((s) => s === 400)).toBe(true);
+    expect(statuses[120]).toBe(429);
   });
 
   it(
-    'reuses the model’s answers for later clicks on the same photo, and drops them when its job is deleted',
+    'prepares a photo once, then clicks send coordinates only: one of two touching cups alone, one step larger both, a point taken away leaves one again',
     async () => {
       const visitor = await signedInVisitor(server);
-      const c = byName('astronaut on chelsea.png');
-      // The same pixels encoded anew: a photo of its own, which the clicks of the tests above did not touch.
-      const image = await sharp(c.image).png({ compressionLevel: 1 }).toBuffer();
-      const click = async () => {
-        const res = await select(visitor, image, { operation: 'object-removal', ...c.point });
-        await maskOf(res, c);
-        return Number(res.headers.get('x-selection-model-runs'));
-      };
-      expect(await click()).toBeGreaterThanOrEqual(1);
-      // The same photo again: every crop's answer is remembered.
-      expect(await click()).toBe(0);
-      // The photo becomes a job, which its owner deletes: the photo is gone, and so is what was kept about it.
-      const res = await visitor.submit({ operation: 'pencil-sketch', file: blob(image, 'image/png') });
-      expect(res.status).toBe(201);
-      const { id } = (await res.json()) as { id: number };
-      await visitor.waitFor(id);
-      expect((await visitor.fetch(`/api/images/${id}`, { method: 'DELETE' })).status).toBe(204);
-      expect(await click()).toBeGreaterThanOrEqual(1);
+      const [pair] = await touchingPairs('tuning');
+      if (!pair) throw new Error('no pair');
+      const [back, front] = pair.objects as [PairCase['objects'][0], PairCase['objects'][0]];
+      const c = { width: pair.width, height: pair.height };
+      const prepared = await prepare(visitor, pair.image);
+      expect(prepared).toMatchObject({ width: pair.width, height: pair.height });
+      const prompt = (body: object) =>
+        visitor.fetch('/api/select-object/prompt', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ operation: 'object-removal', photo: prepared.photo, ...body }),
+        });
+      const click = { x: back.point.x, y: back.point.y, label: 1 };
+      const one = await prompt({ points: [click] });
+      const alone = await maskOf(one, c);
+      expect(iou(alone, growSelection(back.truth, c.width, c.height)), 'the clicked cup').toBeGreaterThanOrEqual(0.85);
+      expect(coverage(alone, front.truth), 'not its neighbour').toBeLessThan(0.1);
+      expect(Number(one.headers.get('x-selection-larger'))).toBeGreaterThanOrEqual(1);
+      const both = await maskOf(await prompt({ points: [click], level: 1 }), c);
+      expect(
+        iou(both, growSelection(union(back.truth, front.truth), c.width, c.height)),
+        'the pair',
+      ).toBeGreaterThanOrEqual(0.85);
+      // The pair, with a point taken away on the other cup: the clicked one is left.
+      const taken = await maskOf(
+        await prompt({ points: [click, { x: front.point.x, y: front.point.y, label: 0 }], level: 1 }),
+        c,
+      );
+      expect(coverage(taken, front.truth), 'the cup taken away').toBeLessThan(0.2);
+      expect(coverage(taken, back.truth), 'the clicked cup stays').toBeGreaterThanOrEqual(0.9);
     },
     MODEL_MS,
   );
-  it(
-    'prepares a photo before its first click: the click then selects what it selects alone, with one small model run; what was prepared is dropped with the photo',
-    async () => {
-      const visitor = await signedInVisitor(server);
-      const c = byName('astronaut on chelsea.png');
-      // Enlarged to 1920 px, where the first click waits for the larger crops (smaller photos prepare only the whole
-      // photo), and encoded twice: two photos of their own, untouched by the tests above.
-      const k = 1920 / c.width;
-      const size = { width: 1920, height: Math.round(c.height * k) };
-      const point = { x: Math.round(c.point.x * k), y: Math.round(c.point.y * k) };
-      const big = sharp(c.image).resize(size.width, size.height);
-      const alone = await big.clone().png({ compressionLevel: 2 }).toBuffer();
-      const prepared = await big.clone().png({ compressionLevel: 3 }).toBuffer();
-      const click = async (image: Buffer) => {
-        const res = await select(visitor, image, { operation: 'object-removal', ...point });
-        return { mask: await maskOf(res, { ...c, ...size }), runs: Number(res.headers.get('x-selection-model-runs')) };
-      };
-      const first = await click(alone);
-      // Alone, the first click needs a larger crop than its first (the person is cut off by it).
-      expect(first.runs).toBeGreaterThanOrEqual(2);
-      const prep = await prepare(visitor, prepared);
-      expect(prep.crops).toBeGreaterThanOrEqual(2);
-      expect(prep.runs).toBe(prep.crops);
-      const after = await click(prepared);
-      expect(after.runs).toBe(1);
-      expect(after.mask.equals(first.mask)).toBe(true);
-      // Prepared again: everything is kept.
-      expect((await prepare(visitor, prepared)).runs).toBe(0);
-      // The photo becomes a job, which its owner deletes: what was prepared for it goes with it.
-      const res = await visitor.submit({ operation: 'pencil-sketch', file: blob(prepared, 'image/png') });
-      expect(res.status).toBe(201);
-      const { id } = (await res.json()) as { id: number };
-      await visitor.waitFor(id);
-      expect((await visitor.fetch(`/api/images/${id}`, { method: 'DELETE' })).status).toBe(204);
-      expect((await click(prepared)).runs).toBeGreaterThanOrEqual(2);
-    },
-    MODEL_MS,
-  );
-  it(
-    'prepares every grid crop of a square photo, the later ones in spare time: a click anywhere then runs one small model run',
-    async () => {
-      const visitor = await signedInVisitor(server);
-      const c = byName('coffee on camera.png');
-      const k = 1920 / c.width;
-      const size = { width: 1920, height: Math.round(c.height * k) };
-      expect(size.height).toBe(1920);
-      const point = { x: Math.round(c.point.x * k), y: Math.round(c.point.y * k) };
-      // A photo of its own (no other test encodes it at this level).
-      const image = await sharp(c.image).resize(size.width, size.height).png({ compressionLevel: 4 }).toBuffer();
-      // Sixteen 55 % crops and the whole photo: six at once, the other eleven once no job was in hand.
-      expect(await prepare(visitor, image)).toEqual({ crops: 17, runs: 17 });
-      const click = await select(visitor, image, { operation: 'object-removal', ...point });
-      expect(click.status).toBe(200);
-      expect(Number(click.headers.get('x-selection-model-runs'))).toBe(1);
-      const mask = await maskOf(click, { ...c, ...size });
-      const truth = await sharp(c.truth, { raw: { width: c.width, height: c.height, channels: 1 } })
-        .resize(size.width, size.height, { kernel: 'nearest' })
-        .extractChannel(0)
-        .raw()
-        .toBuffer();
-      expect(iou(mask, growSelection(truth, size.width, size.height))).toBeGreaterThanOrEqual(0.9);
-    },
-    MODEL_MS,
-  );
+
+  it('answers SELECT_PHOTO_GONE for a photo this server does not hold, and checks the prompt', async () => {
+    const visitor = await signedInVisitor(server);
+    const prompt = (body: object) =>
+      visitor.fetch('/api/select-object/prompt', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ operation: 'object-removal', ...body }),
+      });
+    const gone = await prompt({ photo: 'ab'.repeat(16), points: [{ x: 1, y: 1, label: 1 }] });
+    expect(gone.status).toBe(404);
+    expect(((await gone.json()) as { code: string }).code).toBe('SELECT_PHOTO_GONE');
+    expect((await prompt({ photo: 'not an id', points: [] })).status).toBe(400);
+  });
 });
