@@ -39,7 +39,7 @@ export const EXPECTED_COSTS: Record<OperationId | HelperWork, ExpectedCost> = {
   'image-inpainting': { fixedMs: 800, msPerMegapixel: 160, learnedFillMs: 1900 },
   'image-segmentation': { fixedMs: 350, msPerMegapixel: 550 },
   'face-swap': { fixedMs: 20_000, msPerMegapixel: 0 },
-  'photo-restoration': { fixedMs: 800, msPerMegapixel: 2700 },
+  'photo-restoration': { fixedMs: 800, msPerMegapixel: 2600 },
   'select-object': { fixedMs: 900, msPerMegapixel: 150 },
   'photo-analysis': { fixedMs: 250, msPerMegapixel: 30 },
 };
