@@ -28,7 +28,7 @@ export const EXPECTED_COSTS: Record<OperationId | HelperWork, ExpectedCost> = {
   'text-to-image-diffusion': { fixedMs: 20_000, msPerMegapixel: 0 },
   'object-removal': { fixedMs: 650, msPerMegapixel: 150, learnedFillMs: 1900 },
   'background-removal': { fixedMs: 2350, msPerMegapixel: 115 },
-  'super-resolution': { fixedMs: 200, msPerMegapixel: 6500 },
+  'super-resolution': { fixedMs: 200, msPerMegapixel: 9000 },
   colorization: { fixedMs: 15_000, msPerMegapixel: 0 },
   denoising: { fixedMs: 100, msPerMegapixel: 1300 },
   'style-transfer': { fixedMs: 30_000, msPerMegapixel: 0 },
