@@ -1,6 +1,7 @@
 import { AppError, expectedMs, type OperationId, type Params, type SelectOnPrepared } from '@ai-editor/core';
 import type { EnginePool } from '../adapters/engine-pool.js';
 import type { LocalTaskId } from '../engines/local-engines.js';
+import { samModelPresent } from '../engines/models/sam-files.js';
 import { paramsOf, type SelectRequest } from '../engines/select/request.js';
 import { engineAppError, type FaultLog } from './engine-outcome.js';
 import { photoKey } from './uploads.js';
@@ -95,6 +96,8 @@ export async function selectObjectMask(
     /** Aborted when the client went away: the selection leaves the queue, or its host is ended. */
     signal?: AbortSignal;
     log: FaultLog;
+    /** Whether the model's files are installed (samModelPresent). */
+    modelPresent?: () => boolean;
   },
 ): Promise<SelectionAnswer> {
   const out = await runSelectTask(pool, operation, image, { ...paramsOf(request), kind: 'select' }, opts);
@@ -128,9 +131,18 @@ async function runSelectTask(
   operation: OperationId,
   image: { bytes: Buffer; width: number; height: number },
   params: Params,
-  opts: { timeoutMs: number; owner?: string; signal?: AbortSignal; log: FaultLog; mask?: Buffer },
+  opts: {
+    timeoutMs: number;
+    owner?: string;
+    signal?: AbortSignal;
+    log: FaultLog;
+    mask?: Buffer;
+    modelPresent?: () => boolean;
+  },
 ) {
-  if (!pool) throw new AppError('SELECT_UNAVAILABLE');
+  // Without engines here, or without the model's files, there is nothing to select with; the rest still runs.
+  if (!pool || (params.kind !== 'mask' && !(opts.modelPresent ?? samModelPresent)()))
+    throw new AppError('SELECT_UNAVAILABLE');
   try {
     return await pool.runTask(
       SELECT_TASK,

@@ -115,7 +115,7 @@ describe('selectObjectMask', () => {
     );
   });
 
-  it('answers NOTHING_SELECTED for an empty selection and SELECT_UNAVAILABLE where no engines run', async () => {
+  it('answers NOTHING_SELECTED for an empty selection, SELECT_UNAVAILABLE where no engines run or the model is missing', async () => {
     const empty = { runTask: async () => ({ images: [Buffer.from('png')], metadata: { selectedShare: 0 } }) };
     await expect(
       selectObjectMask(empty as unknown as EnginePool, 'object-removal', image, prompt, opts()),
@@ -123,6 +123,15 @@ describe('selectObjectMask', () => {
     await expect(selectObjectMask(undefined, 'object-removal', image, prompt, opts())).rejects.toMatchObject({
       code: 'SELECT_UNAVAILABLE',
     });
+    // The model's files missing: the tool is unavailable, and no task is run.
+    const runTask = vi.fn();
+    await expect(
+      selectObjectMask({ runTask } as unknown as EnginePool, 'object-removal', image, prompt, {
+        ...opts(),
+        modelPresent: () => false,
+      }),
+    ).rejects.toMatchObject({ code: 'SELECT_UNAVAILABLE' });
+    expect(runTask).not.toHaveBeenCalled();
   });
 
   it('tells the visitor why the task failed: an ended host by its cause, a fault as ENGINE_FAILED logged once', async () => {

