@@ -329,6 +329,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/select-object/prompt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Select an object on a prepared photo (JSON): points, a box, a step smaller or larger
+         * @description Fields: operation, photo (the id /api/select-object/prepare answered), points (the click first, then points to add, label 1, or take away, label 0), box (x0, y0, x1, y1), level (-1 a smaller answer, 1 a larger one: a part, the object, the group it touches). Answers the mask as select-object does, with X-Selection-Level, X-Selection-Smaller and X-Selection-Larger (the steps there are below and above).
+         */
+        post: operations["selectOnPrepared"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/select-object/prepare": {
         parameters: {
             query?: never;
@@ -340,7 +360,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare a photo for Select object before its first click (multipart form)
-         * @description Fields: file (the photo) and operation (object-removal or image-inpainting). The server computes and keeps, for a while, what the first selection on this photo needs, so that the clicks answer sooner. Uses no daily allowance; rate-limited together with select-object.
+         * @description Fields: file (the photo) and operation (object-removal or image-inpainting). The server computes and keeps, for a while, what selections on this photo need, and answers its id: later selections send coordinates only (select-object/prompt). Uses no daily allowance; rate-limited together with select-object.
          */
         post: operations["prepareSelection"];
         delete?: never;
@@ -637,7 +657,7 @@ export interface components {
     schemas: {
         Error: {
             /** @enum {string} */
-            code: "FILE_REQUIRED" | "FILE_TOO_LARGE" | "INVALID_FILE_TYPE" | "TOO_MANY_FILES" | "BATCH_TOO_MANY" | "UNEXPECTED_FILE" | "IMAGE_UNREADABLE" | "IMAGE_TOO_MANY_PIXELS" | "OUTPUT_TOO_LARGE" | "MASK_COVERS_PHOTO" | "MASK_REQUIRED" | "MASK_EMPTY" | "MASK_SIZE_MISMATCH" | "UNKNOWN_OPERATION" | "INVALID_PARAMETER" | "PROMPT_REQUIRED" | "PROMPT_IMG_KEYWORD" | "OPERATION_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "RESULT_NOT_READY" | "RETRY_NOT_AVAILABLE" | "RESULT_EXPIRED" | "BAD_REQUEST" | "MALFORMED_UPLOAD" | "BODY_TOO_LARGE" | "CROSS_SITE_REQUEST" | "OUT_OF_STORAGE" | "RATE_LIMITED" | "INTERNAL" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "FEATURE_RESTRICTED" | "DOWNLOAD_RESTRICTED" | "DAILY_LIMIT_REACHED" | "ACCOUNT_SUSPENDED" | "ADMIN_ONLY" | "ACCOUNT_NOT_FOUND" | "INVALID_TOKEN" | "AUTH_UNAVAILABLE" | "INVALID_API_KEY" | "API_KEY_FORBIDDEN" | "API_KEY_NOT_FOUND" | "WEBHOOK_NEEDS_API_KEY" | "WEBHOOK_REFUSED" | "UPLOAD_FAILED" | "PROCESS_FAILED" | "NO_IMAGE_ID" | "STATUS_FETCH_FAILED" | "PROCESSING_FAILED" | "DOWNLOAD_FAILED" | "RESULT_PAGE_FAILED" | "UNKNOWN_ERROR" | "RESULT_DOWNLOAD_FAILED" | "IMAGE_LOAD_FAILED" | "JOB_EXPIRED" | "JOB_NOT_AVAILABLE" | "JOB_CANCELLED" | "PROCESSING_TIMED_OUT" | "WORKER_CRASHED" | "INTERRUPTED" | "CANCELLED" | "JOB_FINISHED" | "ENGINE_FAILED" | "ENGINE_OUT_OF_MEMORY" | "JOB_KILLED_HOST" | "SELECT_PROMPT_INVALID" | "NOTHING_SELECTED" | "SELECT_UNAVAILABLE" | "AUTH_POPUP_BLOCKED" | "AUTH_CANCELLED_POPUP_REQUEST" | "AUTH_UNAUTHORIZED_DOMAIN" | "AUTH_OPERATION_NOT_ALLOWED" | "AUTH_INVALID_API_KEY" | "AUTH_OTHER";
+            code: "FILE_REQUIRED" | "FILE_TOO_LARGE" | "INVALID_FILE_TYPE" | "TOO_MANY_FILES" | "BATCH_TOO_MANY" | "UNEXPECTED_FILE" | "IMAGE_UNREADABLE" | "IMAGE_TOO_MANY_PIXELS" | "OUTPUT_TOO_LARGE" | "MASK_COVERS_PHOTO" | "MASK_REQUIRED" | "MASK_EMPTY" | "MASK_SIZE_MISMATCH" | "UNKNOWN_OPERATION" | "INVALID_PARAMETER" | "PROMPT_REQUIRED" | "PROMPT_IMG_KEYWORD" | "OPERATION_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "RESULT_NOT_READY" | "RETRY_NOT_AVAILABLE" | "RESULT_EXPIRED" | "BAD_REQUEST" | "MALFORMED_UPLOAD" | "BODY_TOO_LARGE" | "CROSS_SITE_REQUEST" | "OUT_OF_STORAGE" | "RATE_LIMITED" | "INTERNAL" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "FEATURE_RESTRICTED" | "DOWNLOAD_RESTRICTED" | "DAILY_LIMIT_REACHED" | "ACCOUNT_SUSPENDED" | "ADMIN_ONLY" | "ACCOUNT_NOT_FOUND" | "INVALID_TOKEN" | "AUTH_UNAVAILABLE" | "INVALID_API_KEY" | "API_KEY_FORBIDDEN" | "API_KEY_NOT_FOUND" | "WEBHOOK_NEEDS_API_KEY" | "WEBHOOK_REFUSED" | "UPLOAD_FAILED" | "PROCESS_FAILED" | "NO_IMAGE_ID" | "STATUS_FETCH_FAILED" | "PROCESSING_FAILED" | "DOWNLOAD_FAILED" | "RESULT_PAGE_FAILED" | "UNKNOWN_ERROR" | "RESULT_DOWNLOAD_FAILED" | "IMAGE_LOAD_FAILED" | "JOB_EXPIRED" | "JOB_NOT_AVAILABLE" | "JOB_CANCELLED" | "PROCESSING_TIMED_OUT" | "WORKER_CRASHED" | "INTERRUPTED" | "CANCELLED" | "JOB_FINISHED" | "ENGINE_FAILED" | "ENGINE_OUT_OF_MEMORY" | "JOB_KILLED_HOST" | "SELECT_PROMPT_INVALID" | "NOTHING_SELECTED" | "SELECT_PHOTO_GONE" | "SELECT_UNAVAILABLE" | "AUTH_POPUP_BLOCKED" | "AUTH_CANCELLED_POPUP_REQUEST" | "AUTH_UNAUTHORIZED_DOMAIN" | "AUTH_OPERATION_NOT_ALLOWED" | "AUTH_INVALID_API_KEY" | "AUTH_OTHER";
             message: string;
             requestId?: string;
         };
@@ -648,7 +668,7 @@ export interface components {
          *     - 400: FILE_REQUIRED, TOO_MANY_FILES, BATCH_TOO_MANY, UNEXPECTED_FILE, MASK_REQUIRED, UNKNOWN_OPERATION, INVALID_PARAMETER, PROMPT_REQUIRED, PROMPT_IMG_KEYWORD, BAD_REQUEST, MALFORMED_UPLOAD, WEBHOOK_NEEDS_API_KEY, SELECT_PROMPT_INVALID, AUTH_POPUP_BLOCKED, AUTH_CANCELLED_POPUP_REQUEST, AUTH_UNAUTHORIZED_DOMAIN, AUTH_OPERATION_NOT_ALLOWED, AUTH_INVALID_API_KEY, AUTH_OTHER
          *     - 401: INVALID_TOKEN, INVALID_API_KEY
          *     - 403: CROSS_SITE_REQUEST, FEATURE_RESTRICTED, DOWNLOAD_RESTRICTED, ACCOUNT_SUSPENDED, ADMIN_ONLY, API_KEY_FORBIDDEN
-         *     - 404: NOT_FOUND, ROUTE_NOT_FOUND, ACCOUNT_NOT_FOUND, API_KEY_NOT_FOUND, JOB_NOT_AVAILABLE
+         *     - 404: NOT_FOUND, ROUTE_NOT_FOUND, ACCOUNT_NOT_FOUND, API_KEY_NOT_FOUND, JOB_NOT_AVAILABLE, SELECT_PHOTO_GONE
          *     - 409: RESULT_NOT_READY, RETRY_NOT_AVAILABLE, IDEMPOTENCY_KEY_IN_USE, JOB_CANCELLED, CANCELLED, JOB_FINISHED
          *     - 410: RESULT_EXPIRED, JOB_EXPIRED
          *     - 413: FILE_TOO_LARGE, BODY_TOO_LARGE
@@ -2308,7 +2328,7 @@ export interface operations {
                      * @description The mask tool the selection is for
                      * @enum {string}
                      */
-                    operation: "object-removal" | "image-inpainting" | "photo-restoration";
+                    operation: "object-removal" | "image-inpainting" | "image-segmentation" | "photo-restoration";
                     /** @description A point, in pixels of the photo as shown upright */
                     x?: number;
                     y?: number;
@@ -2317,6 +2337,62 @@ export interface operations {
                     y0?: number;
                     x1?: number;
                     y1?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The mask: white where selected */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    selectOnPrepared: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The mask tool the selection is for
+                     * @enum {string}
+                     */
+                    operation: "object-removal" | "image-inpainting" | "image-segmentation" | "photo-restoration";
+                    /** @description The id the preparation answered */
+                    photo: string;
+                    /**
+                     * @description The click first; then points to add (1) or take away (0)
+                     * @default []
+                     */
+                    points?: {
+                        /** @description In pixels of the photo as shown upright */
+                        x: number;
+                        y: number;
+                        /** @default 1 */
+                        label?: 0 | 1;
+                    }[];
+                    /** @description Or a box around the object */
+                    box?: {
+                        x0: number;
+                        y0: number;
+                        x1: number;
+                        y1: number;
+                    };
+                    /**
+                     * @description A step from the object: -1 smaller, 1 larger
+                     * @default 0
+                     */
+                    level?: number;
                 };
             };
         };
@@ -2355,17 +2431,23 @@ export interface operations {
                      * @description The mask tool the selections will be for
                      * @enum {string}
                      */
-                    operation: "object-removal" | "image-inpainting" | "photo-restoration";
+                    operation: "object-removal" | "image-inpainting" | "image-segmentation" | "photo-restoration";
                 };
             };
         };
         responses: {
-            /** @description Prepared */
-            204: {
+            /** @description Default Response */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        photo: string;
+                        width: number;
+                        height: number;
+                    };
+                };
             };
             default: components["responses"]["Error"];
         };
@@ -2397,7 +2479,7 @@ export interface operations {
                      * @description The mask tool the mask is for
                      * @enum {string}
                      */
-                    operation: "object-removal" | "image-inpainting" | "photo-restoration";
+                    operation: "object-removal" | "image-inpainting" | "image-segmentation" | "photo-restoration";
                 };
             };
         };
