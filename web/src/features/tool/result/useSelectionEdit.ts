@@ -169,10 +169,10 @@ export function useSelectionEdit({
     setStatus('Last click undone.');
   };
 
-  // The edited outputs as files (PNG), for the result view and the downloads; none while nothing is edited.
   const overlayPixels = useMemo(() => (mask && photo.current ? overlay(photo.current, mask) : null), [mask]);
+  // The edited outputs as files of the job's format, for the result view and the downloads; none while unedited.
   useEffect(() => {
-    if (!mask || masks.length < 2 || !photo.current) {
+    if (!mask || !overlayPixels || masks.length < 2) {
       setEdited(null);
       return;
     }
@@ -180,7 +180,7 @@ export function useSelectionEdit({
     const made: string[] = [];
     const { width, height } = mask;
     Promise.all([
-      encode(canvasOf(overlay(photo.current, mask), width, height), type.current, quality / 100),
+      encode(canvasOf(overlayPixels, width, height), type.current, quality / 100),
       encode(canvasOf(greyPixels(mask), width, height), type.current, quality / 100),
     ]).then((blobs) => {
       if (!live) return;
@@ -191,7 +191,7 @@ export function useSelectionEdit({
       live = false;
       for (const u of made) URL.revokeObjectURL(u);
     };
-  }, [mask, masks.length]);
+  }, [mask, overlayPixels, masks.length, quality]);
 
   return {
     begin,
@@ -205,7 +205,7 @@ export function useSelectionEdit({
     canUndo: masks.length > 1 && !busy,
     size: mask ? { width: mask.width, height: mask.height } : null,
     overlay: overlayPixels,
-    /** The edited outputs (PNG files) in the job's order, overlay then mask; null while nothing is edited. */
+    /** The edited outputs in the job's order, overlay then mask; null while nothing is edited. */
     edited,
   };
 }
