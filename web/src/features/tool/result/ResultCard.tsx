@@ -107,7 +107,7 @@ export function ResultCard({
     <Card data-testid="result-card">
       <CardHeader>
         <CardTitle as="h2">Result</CardTitle>
-        {beforeUrl && (
+        {beforeUrl && !editor && (
           <CardDescription>Drag the handle, or focus it and use the arrow keys, to compare.</CardDescription>
         )}
       </CardHeader>

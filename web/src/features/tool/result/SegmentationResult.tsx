@@ -25,6 +25,7 @@ export function SegmentationResult({
   actions?: ComponentProps<typeof ResultCard>['actions'];
 }) {
   const [editing, setEditing] = useState(false);
+  // The job's output quality, else the catalogue's default (OUTPUT_PARAMS[1] is quality).
   const { quality = OUTPUT_PARAMS[1].default } = job.parameters as { quality?: number };
   const edit = useSelectionEdit({ operation: op.id, urls: resultUrls(job), beforeUrl, quality });
   const canEdit = Boolean(beforeUrl) && resultUrls(job).length >= 2;
