@@ -1,4 +1,4 @@
-import { cropRaw, maskBox, padBox, type Rect } from '../raster/geometry.js';
+import { padBox, type Rect } from '../raster/geometry.js';
 import { dilate } from '../raster/morphology.js';
 
 /** Growth of the returned selection, so that removal leaves no halo of the object's soft edge or shadow. */
@@ -12,16 +12,30 @@ export function dilationRadius(width: number, height: number): number {
  * fraction of the pixels.
  */
 export function growSelection(mask: Uint8Array, width: number, height: number): Buffer {
-  const set = Buffer.alloc(width * height);
-  for (let i = 0; i < set.length; i++) set[i] = (mask[i] as number) >= 128 ? 1 : 0;
   const out = Buffer.alloc(width * height);
-  const box = maskBox({ data: set, width, height, channels: 1 });
-  if (!box) return out;
+  let [x0, y0, x1, y1] = [width, height, -1, -1];
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      if ((mask[row + x] as number) < 128) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      y1 = y;
+    }
+  }
+  if (x1 < 0) return out;
   const radius = dilationRadius(width, height);
-  const r = padBox(box, radius, width, height);
-  const grown = dilate(cropRaw({ data: set, width, height, channels: 1 }, r).data, r.width, r.height, radius, 'round');
+  const r = padBox({ left: x0, top: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 }, radius, width, height);
+  const crop = new Uint8Array(r.width * r.height);
   for (let y = 0; y < r.height; y++) {
-    for (let x = 0; x < r.width; x++) if (grown[y * r.width + x]) out[(y + r.top) * width + x + r.left] = 255;
+    const from = (y + r.top) * width + r.left;
+    for (let x = 0; x < r.width; x++) crop[y * r.width + x] = (mask[from + x] as number) >= 128 ? 1 : 0;
+  }
+  const grown = dilate(crop, r.width, r.height, radius, 'round');
+  for (let y = 0; y < r.height; y++) {
+    const to = (y + r.top) * width + r.left;
+    for (let x = 0; x < r.width; x++) if (grown[y * r.width + x]) out[to + x] = 255;
   }
   return out;
 }

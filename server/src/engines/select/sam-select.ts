@@ -69,12 +69,14 @@ export async function samSelect(
   const [click, ...more] = request.points;
   let ladder: Candidate[];
   let at = 0;
+  let unknown = { smaller: false, larger: false };
   if (request.box || !click) {
     ladder = [{ prompt: { points: [], box: request.box }, mask: { data: new Uint8Array(), width: 0, height: 0 } }];
   } else {
-    const found = await clickLadder(click, photo, scale, small, decode);
+    const found = await clickLadder(click, photo, scale, small, decode, request.level ?? 0);
     ladder = found.ladder;
     at = ladder.indexOf(found.object);
+    unknown = found.unknown;
   }
   const index = Math.min(ladder.length - 1, Math.max(0, at + (request.level ?? 0)));
   const chosen = ladder[index] as Candidate;
@@ -88,8 +90,9 @@ export async function samSelect(
   return {
     mask: binary(answer.logits),
     level: index - at,
-    smaller: index,
-    larger: ladder.length - 1 - index,
+    // A step not computed for this answer (it was not asked for) is offered: asking computes it.
+    smaller: index === at && unknown.smaller ? 1 : index,
+    larger: index === at && unknown.larger ? 1 : ladder.length - 1 - index,
   };
 }
 
@@ -99,25 +102,31 @@ async function clickLadder(
   scale: number,
   small: { width: number; height: number },
   decode: Decoder,
-): Promise<{ ladder: Candidate[]; object: Candidate }> {
+  level: number,
+): Promise<{ ladder: Candidate[]; object: Candidate; unknown: { smaller: boolean; larger: boolean } }> {
   const point = [{ ...click, label: 1 as const }];
   const run = async (prompt: SamPrompt): Promise<Candidate> => ({ prompt, mask: toMask(await decode(prompt, small)) });
   const region = await run({ points: point });
   const object = (await split(region.mask, click, scale, run)) ?? region;
   const box = maskBox(object.mask);
   const candidates: Candidate[] = [object];
+  // The steps beside the object cost a decoder pass each: they are computed when asked for (a click's answer only
+  // says they are there to ask for), which keeps a click to two or three passes.
+  const unknown = { smaller: Boolean(box) && level >= 0, larger: Boolean(box) && object === region && level <= 0 };
   if (box) {
     const side = Math.max(box.width, box.height) / scale;
     const half = side / 4;
-    candidates.unshift(
-      await run({
-        points: point,
-        box: clampBox({ x0: click.x - half, y0: click.y - half, x1: click.x + half, y1: click.y + half }, photo),
-      }),
-    );
+    if (!unknown.smaller) {
+      candidates.unshift(
+        await run({
+          points: point,
+          box: clampBox({ x0: click.x - half, y0: click.y - half, x1: click.x + half, y1: click.y + half }, photo),
+        }),
+      );
+    }
     // Larger: the region, when the object was split out of it; else the object's box grown by half.
     if (object !== region) candidates.push(region);
-    else {
+    else if (!unknown.larger) {
       const grown = {
         left: box.left - box.width / 4,
         top: box.top - box.height / 4,
@@ -135,7 +144,7 @@ async function clickLadder(
     if (same >= 0) ladder.splice(same, 1);
     ladder.push(c);
   }
-  return { ladder, object };
+  return { ladder, object, unknown };
 }
 
 /**
