@@ -130,10 +130,13 @@ test('select object: two touching cups, a click selects one alone, Larger both, 
   const [back, front] = pair.objects as [NonNullable<(typeof pair.objects)[0]>, NonNullable<(typeof pair.objects)[0]>];
   const canvas = await openEditor(page, { name: 'cups.png', mimeType: 'image/png', buffer: pair.image });
   await page.getByRole('button', { name: 'Select object' }).click();
-  const box = await canvas.boundingBox();
-  if (!box) throw new Error('no canvas box');
-  const at = (p: { x: number; y: number }) =>
-    [box.x + (box.width * (p.x + 0.5)) / pair.width, box.y + (box.height * (p.y + 0.5)) / pair.height] as const;
+  // Where a photo pixel is on the screen now (clicking a button below the photo may scroll the page).
+  const at = async (p: { x: number; y: number }) => {
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    if (!box) throw new Error('no canvas box');
+    return [box.x + (box.width * (p.x + 0.5)) / pair.width, box.y + (box.height * (p.y + 0.5)) / pair.height] as const;
+  };
   const answered = () =>
     page.waitForResponse((r) => new URL(r.url()).pathname === '/api/select-object/prompt', { timeout: 600_000 });
   const mask = () => painted(canvas, pair.width, pair.height);
@@ -150,7 +153,7 @@ test('select object: two touching cups, a click selects one alone, Larger both, 
 
   // One click on the back cup: that cup, not the one it touches.
   let done = answered();
-  await page.mouse.click(...at(back.point));
+  await page.mouse.click(...(await at(back.point)));
   expect((await done).status()).toBe(200);
   await expect(page.getByTestId('mask-status')).toHaveText(/Object selected/);
   let m = await mask();
@@ -170,7 +173,7 @@ test('select object: two touching cups, a click selects one alone, Larger both, 
   // Alt-click on the other cup takes it away again; Undo then removes the selection whole.
   done = answered();
   await page.keyboard.down('Alt');
-  await page.mouse.click(...at(front.point));
+  await page.mouse.click(...(await at(front.point)));
   await page.keyboard.up('Alt');
   expect((await done).status()).toBe(200);
   await expect(page.getByTestId('mask-status')).toHaveText(/Taken away/);
