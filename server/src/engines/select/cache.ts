@@ -1,6 +1,7 @@
 /**
- * Select object's per-photo memory, kept in the engine host that computes selections: the model's answer for each
- * crop of a photo, so that the following clicks on that photo reuse them instead of running the model again.
+ * Select object's per-photo memory, kept in the engine host that computes selections: what the model computed for a
+ * photo (its embedding, under a name), so that the following clicks on that photo reuse it instead of running the
+ * model again.
  * A photo's answers are dropped when it has not been clicked for `ttlMs` (it left the editor), when the server
  * says the photo was deleted or expired (`forget`), and the least recently used first when over `maxBytes`.
  */
@@ -14,10 +15,10 @@ export class SelectionCache {
     private readonly now: () => number = Date.now,
   ) {}
 
-  get(photo: string, crop: string): Buffer | undefined {
+  get(photo: string, name: string): Buffer | undefined {
     this.expire();
     const entry = this.photos.get(photo);
-    const map = entry?.maps.get(crop);
+    const map = entry?.maps.get(name);
     if (entry && map) {
       entry.usedAt = this.now();
       // Most recently used last, for the eviction order.
@@ -27,19 +28,19 @@ export class SelectionCache {
     return map;
   }
 
-  set(photo: string, crop: string, map: Buffer): void {
+  set(photo: string, name: string, map: Buffer): void {
     if (map.length > this.maxBytes) return;
     let entry = this.photos.get(photo);
     if (!entry) {
       entry = { maps: new Map(), bytes: 0, usedAt: this.now() };
       this.photos.set(photo, entry);
     }
-    const old = entry.maps.get(crop);
+    const old = entry.maps.get(name);
     if (old) {
       entry.bytes -= old.length;
       this.bytes -= old.length;
     }
-    entry.maps.set(crop, map);
+    entry.maps.set(name, map);
     entry.bytes += map.length;
     this.bytes += map.length;
     entry.usedAt = this.now();
@@ -47,12 +48,6 @@ export class SelectionCache {
       if (this.bytes <= this.maxBytes || e === entry) break;
       this.drop(key);
     }
-  }
-
-  /** The crops of a photo whose answers are kept. */
-  crops(photo: string): string[] {
-    this.expire();
-    return [...(this.photos.get(photo)?.maps.keys() ?? [])];
   }
 
   /** Drops everything known about a photo (deleted, or expired with its job). */
