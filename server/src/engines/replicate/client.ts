@@ -40,8 +40,8 @@ export class ProviderError extends ProviderFailure {
 export type Logger = Pick<ServerLogger, 'warn' | 'error'>;
 
 export const consoleLogger: Logger = {
-  warn: (obj, msg) => console.warn(msg ?? '', obj),
-  error: (obj, msg) => console.error(msg ?? '', obj),
+  warn: (obj: unknown, msg?: string) => console.warn(msg ?? '', obj),
+  error: (obj: unknown, msg?: string) => console.error(msg ?? '', obj),
 };
 
 export type PredictionStatus = 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';

@@ -1,7 +1,7 @@
 import { ArrowLeft } from 'lucide-react';
 import { Link, useParams } from 'react-router';
-import { Page, Prose } from '@/components/layout/Page';
 import NotFound from '@/components/layout/NotFound';
+import { Page, Prose } from '@/components/layout/Page';
 import { ARTICLES } from './articles';
 
 export default function DocArticle() {

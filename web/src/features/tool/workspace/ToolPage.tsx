@@ -1,8 +1,8 @@
 import { OPERATIONS, type Operation, operationByRoute } from '@ai-editor/core';
 import { ServerOff } from 'lucide-react';
 import { Link, useParams } from 'react-router';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import NotFound from '@/components/layout/NotFound';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useEngineAvailability, useToolOffer } from '../useEngine';
 import { ComingSoon, ToolFrame } from './ToolFrame';
 import { ToolWorkspace } from './ToolWorkspace';
