@@ -26,7 +26,8 @@ function setUp(blocked: string[] = []) {
   });
   const repo = {
     blockedUids: vi.fn(async () => blocked),
-    setBlocked: vi.fn(async () => {}),
+    // Only accounts that signed in here have a row to block ('ghost' never did).
+    setBlocked: vi.fn(async (uid: string) => uid !== 'ghost'),
     pendingOf: vi.fn(async () => [11, 12]),
     account: vi.fn(async (uid: string) => account(uid)),
     audit: vi.fn(async () => {}),
@@ -74,6 +75,14 @@ describe('AdminService', () => {
     expect(service.isBlocked('u1')).toBe(false);
     expect(repo.setBlocked).toHaveBeenLastCalledWith('u1', null);
     expect(repo.audit).toHaveBeenCalledTimes(2);
+  });
+
+  it('refuses to block an account that never signed in here, and writes nothing to the audit', async () => {
+    const { service, repo } = setUp();
+    close = () => service.close();
+    expect(await codeOf(service.block(admin, 'ghost'))).toBe('ACCOUNT_NOT_FOUND');
+    expect(service.isBlocked('ghost')).toBe(false);
+    expect(repo.audit).not.toHaveBeenCalled();
   });
 
   it('refuses to let an administrator block their own account', async () => {
