@@ -43,7 +43,9 @@ test('an admin sees the running job of another visitor, cancels it, and sees fai
   const running = await submitSlowJob(visitorApi);
   const waiting = await submitSlowJob(visitorApi);
 
-  const page = await browser.newPage({ baseURL: ownServer.url });
+  // A context of its own per visitor (browser.newPage's own context does not take further pages, which the
+  // sign-in popup and the accessibility guard need).
+  const page = await (await browser.newContext({ baseURL: ownServer.url })).newPage();
   await page.goto('/');
   await signInWithGoogleEmail(page, ADMIN_EMAIL);
   await page.reload();
@@ -115,11 +117,13 @@ test('an admin blocks an account after confirming; its header says it is suspend
   ownServer,
 }) => {
   fs.mkdirSync(SHOTS, { recursive: true });
-  const visitorPage = await browser.newPage({ baseURL: ownServer.url });
+  const visitorPage = await (await browser.newContext({ baseURL: ownServer.url })).newPage();
   await visitorPage.goto('/');
   const visitor = await signIn(visitorPage, 'Soon Suspended');
 
-  const page = await browser.newPage({ baseURL: ownServer.url });
+  // A context of its own per visitor (browser.newPage's own context does not take further pages, which the
+  // sign-in popup and the accessibility guard need).
+  const page = await (await browser.newContext({ baseURL: ownServer.url })).newPage();
   await page.goto('/');
   await signInWithGoogleEmail(page, ADMIN_EMAIL);
   await page.goto('/admin');
