@@ -29,24 +29,55 @@ export interface SelectionAnswer {
  * every click needs and answers the photo's id, which the clicks then name (coordinates only, no upload), and its
  * size (the pixels the clicks are given in).
  */
-export async function requestPreparedPhoto(
-  file: File,
-  operation: OperationId,
-  signal?: AbortSignal,
-): Promise<PreparedPhoto> {
+async function requestPreparedPhoto(file: File, operation: OperationId, signal?: AbortSignal): Promise<PreparedPhoto> {
   const form = new FormData();
   form.append('file', file, file.name);
   const res = await post('/api/select-object/prepare', operation, { body: form, signal });
   return (await res.json()) as PreparedPhoto;
 }
 
-/** The prepared photo's id alone. */
-export async function requestPreparation(file: File, operation: OperationId, signal?: AbortSignal): Promise<string> {
-  return (await requestPreparedPhoto(file, operation, signal)).photo;
+/**
+ * One photo on the server for Select object: prepared once, on first need (a failed preparation is tried again by
+ * the next call), and each selection sent with its id; a photo the server no longer holds is prepared again and the
+ * selection repeated, without a word to the visitor.
+ */
+export class PreparedSelection {
+  private photo: Promise<PreparedPhoto> | null = null;
+
+  constructor(
+    readonly file: File,
+    private readonly operation: OperationId,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** The photo's id and size on the server (prepared anew when `fresh`). */
+  prepare(fresh = false): Promise<PreparedPhoto> {
+    if (this.photo && !fresh) return this.photo;
+    const photo = requestPreparedPhoto(this.file, this.operation, this.signal);
+    this.photo = photo;
+    photo.catch(() => {
+      if (this.photo === photo) this.photo = null;
+    });
+    return photo;
+  }
+
+  /** A selection on the photo; `ask` gives its points, box and level in the prepared photo's pixels. */
+  async select(
+    ask: (photo: PreparedPhoto) => Omit<SelectOnPrepared, 'operation' | 'photo' | 'level'> & { level?: number },
+  ): Promise<SelectionAnswer> {
+    const send = async (fresh: boolean) => {
+      const photo = await this.prepare(fresh);
+      return requestSelectionOn({ ...ask(photo), operation: this.operation, photo: photo.photo }, this.signal);
+    };
+    return send(false).catch((err) => {
+      if ((err as { code?: string }).code !== 'SELECT_PHOTO_GONE') throw err;
+      return send(true);
+    });
+  }
 }
 
 /** `POST /api/select-object/prompt`: a click, points added or taken away, a box or a step, on a prepared photo. */
-export async function requestSelectionOn(
+async function requestSelectionOn(
   body: Omit<SelectOnPrepared, 'level' | 'operation'> & { operation: OperationId; level?: number },
   signal?: AbortSignal,
 ): Promise<SelectionAnswer> {

@@ -1,7 +1,7 @@
 import type { OperationId } from '@ai-editor/core';
 import { type RefObject, useEffect, useRef, useState } from 'react';
 import { ToolError } from '../jobs';
-import { type ClickMode, requestPreparation, requestSelectionOn, type SelectionPrompt } from '../selectObject';
+import { type ClickMode, PreparedSelection, type SelectionPrompt } from '../selectObject';
 import { type Stroke, selectionLayer } from './mask';
 
 type Point = { x: number; y: number; label: 0 | 1 };
@@ -50,7 +50,7 @@ export function useSelectionRequest({
   const [error, setError] = useState<string | null>(null);
   const [current, setCurrent] = useState<Current | null>(null);
   const selectAbort = useRef<AbortController | null>(null);
-  const prepared = useRef<{ file: File; photo: Promise<string>; abort: AbortController } | null>(null);
+  const prepared = useRef<{ photo: PreparedSelection; abort: AbortController } | null>(null);
 
   useEffect(() => {
     setError(null);
@@ -62,21 +62,20 @@ export function useSelectionRequest({
     };
   }, [file]);
 
-  /** The photo's id on the server: prepared once per photo (again when `fresh`: the server dropped it). */
-  const photoId = (fresh = false): Promise<string> => {
-    if (prepared.current?.file === file && !fresh) return prepared.current.photo;
-    const abort = new AbortController();
-    const photo = requestPreparation(file, operation, abort.signal);
-    prepared.current = { file, photo, abort };
-    // A failed preparation is tried again by the next click.
-    photo.catch(() => {
-      if (prepared.current?.photo === photo) prepared.current = null;
-    });
-    return photo;
+  /** This photo on the server (prepared on first need, once per photo). */
+  const photo = (): PreparedSelection => {
+    if (prepared.current?.photo.file !== file) {
+      const abort = new AbortController();
+      prepared.current = { photo: new PreparedSelection(file, operation, abort.signal), abort };
+    }
+    return prepared.current.photo;
   };
 
   useEffect(() => {
-    if (active) photoId().catch(() => undefined);
+    if (active)
+      photo()
+        .prepare()
+        .catch(() => undefined);
   }, [active, file]);
 
   /** Photo pixels per canvas pixel (the canvas may be smaller than the photo: maskSize). */
@@ -100,14 +99,7 @@ export function useSelectionRequest({
     setError(null);
     setStatus('Selecting the object…');
     try {
-      const body = { operation, ...ask };
-      let answer: Awaited<ReturnType<typeof requestSelectionOn>>;
-      try {
-        answer = await requestSelectionOn({ ...body, photo: await photoId() }, abort.signal);
-      } catch (err) {
-        if ((err as { code?: string }).code !== 'SELECT_PHOTO_GONE') throw err;
-        answer = await requestSelectionOn({ ...body, photo: await photoId(true) }, abort.signal);
-      }
+      const answer = await photo().select(() => ask);
       const layer = await selectionLayer(answer.mask, s.canvas.width, s.canvas.height);
       if (abort.signal.aborted) return;
       const stroke: Stroke = { kind: 'select', layer };

@@ -1,7 +1,7 @@
-import type { OperationId, PreparedPhoto } from '@ai-editor/core';
+import type { OperationId } from '@ai-editor/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { fetchBlob, ToolError } from '../jobs';
-import { requestPreparedPhoto, requestSelectionOn } from '../selectObject';
+import { PreparedSelection } from '../selectObject';
 import { combine, greyPixels, inside, type Mask, overlay } from './segmentMask';
 
 /** A canvas of `width` x `height` with `pixels` (RGBA) on it. */
@@ -68,7 +68,7 @@ export function useSelectionEdit({
   const [edited, setEdited] = useState<{ urls: string[]; blobs: Blob[] } | null>(null);
   /** The photo as a file, once the photo and the mask are loaded. */
   const start = useRef<Promise<File> | null>(null);
-  const prepared = useRef<Promise<PreparedPhoto> | null>(null);
+  const prepared = useRef<PreparedSelection | null>(null);
   const abort = useRef<AbortController>(new AbortController());
   const maskUrl = urls[1];
 
@@ -83,16 +83,9 @@ export function useSelectionEdit({
   /** The outputs' format, as the server wrote them (the job's `format`). */
   const type = useRef('image/png');
 
-  /** The photo's id on the server: prepared once (again when `fresh`: the server dropped it). */
-  const preparedPhoto = (file: File, fresh = false) => {
-    if (!prepared.current || fresh) {
-      const p = requestPreparedPhoto(file, operation, abort.current.signal);
-      prepared.current = p;
-      // A failed preparation is tried again by the next click.
-      p.catch(() => {
-        if (prepared.current === p) prepared.current = null;
-      });
-    }
+  /** The photo on the server (prepared once, on first need). */
+  const selection = (file: File) => {
+    prepared.current ??= new PreparedSelection(file, operation, abort.current.signal);
     return prepared.current;
   };
 
@@ -120,7 +113,7 @@ export function useSelectionEdit({
       start.current = null;
     });
     run
-      .then(preparedPhoto)
+      .then((file) => selection(file).prepare())
       .then(() =>
         setStatus('Click an object: a click on the selection takes that object out, a click elsewhere adds it.'),
       )
@@ -144,15 +137,9 @@ export function useSelectionEdit({
     setStatus(take ? 'Taking the object out of the selection…' : 'Adding the object to the selection…');
     try {
       const file = await start.current;
-      const ask = async (fresh: boolean) => {
-        const p = await preparedPhoto(file, fresh);
-        const point = { x: (x * p.width) / mask.width, y: (y * p.height) / mask.height, label: 1 as const };
-        return requestSelectionOn({ operation, photo: p.photo, points: [point] }, abort.current.signal);
-      };
-      const answer = await ask(false).catch((err) => {
-        if ((err as { code?: string }).code !== 'SELECT_PHOTO_GONE') throw err;
-        return ask(true);
-      });
+      const answer = await selection(file).select((p) => ({
+        points: [{ x: (x * p.width) / mask.width, y: (y * p.height) / mask.height, label: 1 }],
+      }));
       const object = await maskOf(answer.mask, mask.width, mask.height);
       setMasks((m) => [...m, combine(mask, object, take)]);
       setStatus(take ? 'Object taken out of the selection.' : 'Object added to the selection.');
