@@ -1,0 +1,126 @@
+/**
+ * What a catalogue entry is (operations.ts holds the catalogue): its input kinds, parameter kinds and fields, and
+ * the pieces several entries share (the prompt, the size, the upload tutorial, the output parameters).
+ */
+
+import { IMAGE_FORMATS, type ImageFormatId } from '../formats.js';
+
+/** What a tool takes: a prompt only, one photo, a photo and a painted mask, or two photos. */
+export type InputKind = 'prompt' | 'photo' | 'photo+mask' | 'two-photos';
+
+/** 'working' tools have an engine in this code base; 'coming-soon' ones show a placeholder page. */
+export type OperationStatus = 'working' | 'coming-soon';
+
+interface ParamBase {
+  name: string;
+  label: string;
+  help?: string;
+  /** 'output': how the result is delivered (format, quality), shown in the tool page's Output section. */
+  group?: 'output';
+}
+export interface TextParam extends ParamBase {
+  kind: 'text';
+  default: string;
+  required: boolean;
+  maxLength: number;
+  multiline?: boolean;
+  placeholder?: string;
+  /** Style transfer: the prompt must contain this word exactly once. */
+  mustContainWordOnce?: string;
+}
+export interface NumberParam extends ParamBase {
+  kind: 'number';
+  default: number;
+  min: number;
+  max: number;
+  step: number;
+  /** Shown as a slider rather than a number box. */
+  slider?: boolean;
+}
+export interface BooleanParam extends ParamBase {
+  kind: 'boolean';
+  default: boolean;
+}
+export interface SelectParam extends ParamBase {
+  kind: 'select';
+  default: string;
+  options: readonly { value: string; label: string }[];
+  /** Also accepts a colour `#rrggbb` besides the options (background removal's background). */
+  color?: boolean;
+}
+export type ParamDef = TextParam | NumberParam | BooleanParam | SelectParam;
+
+/** What every catalogue entry must look like; `Operation` is the same with its id narrowed to the known ones. */
+export interface OperationDef {
+  id: string;
+  name: string;
+  description: string;
+  route: string;
+  input: InputKind;
+  /** Photo restoration takes an optional scratch mask; mask-driven tools require theirs. */
+  mask?: 'required' | 'optional';
+  /** The tool's page selects objects by clicking them (Select object): every mask tool, and Segmentation. */
+  selects?: true;
+  status: OperationStatus;
+  guestAccess: boolean;
+  popular?: boolean;
+  params: readonly ParamDef[];
+  whyChoose: readonly string[];
+  tutorial: readonly { title: string; text: string }[];
+}
+
+/** The prompt of the text-to-image tools. */
+export const PROMPT = {
+  kind: 'text',
+  name: 'prompt',
+  label: 'Prompt',
+  default: '',
+  required: true,
+  maxLength: 2000,
+  multiline: true,
+  placeholder: 'Describe the image you want to create...',
+  help: 'Enter a prompt before generating',
+} as const satisfies TextParam;
+
+/** A generated image's width or height. */
+export const SIZE = <N extends 'width' | 'height'>(name: N, label: string) =>
+  ({ kind: 'number', name, label, default: 768, min: 256, max: 1024, step: 64 }) as const satisfies NumberParam;
+
+/** A colour `#rrggbb`, as a select parameter with `color` accepts it. */
+export const COLOR_PATTERN = '^#[0-9a-fA-F]{6}$';
+
+/**
+ * How every tool's results are delivered: one PNG is kept per result, and the result and download addresses serve
+ * it in the format asked for at submit (a JPEG of a transparent result is flattened on white).
+ */
+export const OUTPUT_PARAMS = [
+  {
+    kind: 'select',
+    name: 'format',
+    label: 'Format',
+    group: 'output',
+    default: 'png',
+    options: IMAGE_FORMATS.map((f) => ({ value: f.id, label: f.label })),
+  },
+  {
+    kind: 'number',
+    name: 'quality',
+    label: 'Quality',
+    help: 'For JPEG and WebP: higher is sharper and larger.',
+    group: 'output',
+    default: 90,
+    min: 1,
+    max: 100,
+    step: 1,
+    slider: true,
+  },
+] as const satisfies readonly ParamDef[];
+
+export type OutputFormat = ImageFormatId;
+
+/** A photo tool's tutorial: upload, its own adjusting step (`choose`), download. */
+export const uploadTutorial = (choose: string) => [
+  { title: 'Upload', text: 'Drop a JPEG, PNG or WebP photo of up to 10MB on the upload area, or click it to browse.' },
+  { title: 'Adjust', text: choose },
+  { title: 'Download', text: 'Watch the progress, compare before and after, and download the PNG result.' },
+];
