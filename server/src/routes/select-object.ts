@@ -91,6 +91,17 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
     await hitOrRefuse(limiter, request.uid ?? request.ip);
     deps.jobs.assertAvailable(name);
   };
+  // What each helper's engine task is told: its time limit, who asks (the pool takes turns between visitors), and
+  // when nobody waits for the answer any more.
+  const taskOptions = (request: FastifyRequest, reply: FastifyReply) => {
+    const owner = ownerOf(request);
+    return {
+      timeoutMs: deps.timeoutMs,
+      owner: owner.uid ?? owner.sessionId,
+      signal: clientGone(reply),
+      log: request.log,
+    };
+  };
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/select-object',
     {
@@ -113,13 +124,7 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       const { operation, fields, files } = await readSubmission(request, (name) => admit(request, name));
       const image = await checkImage(onlyPhoto(files).bytes, deps.limits);
       const request_ = parsePrompt(fields, image);
-      const owner = ownerOf(request);
-      const answer = await selectObjectMask(deps.pool, operation, image, request_, {
-        timeoutMs: deps.timeoutMs,
-        owner: owner.uid ?? owner.sessionId,
-        signal: clientGone(reply),
-        log: request.log,
-      });
+      const answer = await selectObjectMask(deps.pool, operation, image, request_, taskOptions(request, reply));
       return sendSelection(reply, answer);
     },
   );
@@ -150,16 +155,10 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       // The schema admits mask tools only.
       const operation = request.body.operation as OperationId;
       await admit(request, operation);
-      const owner = ownerOf(request);
-      const who = owner.uid ?? owner.sessionId;
-      const image = deps.prepared.get(who, photo);
+      const task = taskOptions(request, reply);
+      const image = deps.prepared.get(task.owner, photo);
       if (!image) throw new AppError('SELECT_PHOTO_GONE');
-      const answer = await selectObjectMask(deps.pool, operation, image, checkSelection(request.body, image), {
-        timeoutMs: deps.timeoutMs,
-        owner: who,
-        signal: clientGone(reply),
-        log: request.log,
-      });
+      const answer = await selectObjectMask(deps.pool, operation, image, checkSelection(request.body, image), task);
       return sendSelection(reply, answer);
     },
   );
@@ -190,16 +189,10 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
     async (request, reply) => {
       const { operation, files } = await readSubmission(request, (name) => admit(request, name));
       const image = await checkImage(onlyPhoto(files).bytes, deps.limits);
-      const owner = ownerOf(request);
-      const who = owner.uid ?? owner.sessionId;
-      await prepareSelection(deps.pool, operation, image, {
-        timeoutMs: deps.timeoutMs,
-        owner: who,
-        signal: clientGone(reply),
-        log: request.log,
-      });
+      const task = taskOptions(request, reply);
+      await prepareSelection(deps.pool, operation, image, task);
       reply.header('Cache-Control', 'no-store');
-      return { photo: deps.prepared.put(who, image), width: image.width, height: image.height };
+      return { photo: deps.prepared.put(task.owner, image), width: image.width, height: image.height };
     },
   );
 
@@ -232,13 +225,8 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       const checked = await checkFiles(getOperation(operation), files, deps.limits);
       if (!checked.file) throw new AppError('FILE_REQUIRED');
       if (!checked.mask) throw new AppError('MASK_REQUIRED');
-      const owner = ownerOf(request);
-      const png = await fitMaskToObject(deps.pool, operation, checked.file, checked.mask.bytes, {
-        timeoutMs: deps.timeoutMs,
-        owner: owner.uid ?? owner.sessionId,
-        signal: clientGone(reply),
-        log: request.log,
-      });
+      const task = taskOptions(request, reply);
+      const png = await fitMaskToObject(deps.pool, operation, checked.file, checked.mask.bytes, task);
       reply.header('Content-Type', 'image/png');
       reply.header('Cache-Control', 'no-store');
       return reply.send(png);

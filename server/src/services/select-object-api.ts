@@ -79,6 +79,17 @@ export interface SelectionAnswer {
   computed: boolean;
 }
 
+/** What each task of the selection engine is told besides its inputs. */
+export interface SelectTaskOptions {
+  /** A job's time limit (JOB_TIMEOUT_MS): a selection takes a fraction of a second, but a busy machine is slower. */
+  timeoutMs: number;
+  /** Who asks (the scheduling policy keeps each visitor's work in order and takes turns between visitors). */
+  owner?: string;
+  /** Aborted when the client went away: the selection leaves the queue, or its host is ended. */
+  signal?: AbortSignal;
+  log: FaultLog;
+}
+
 /**
  * Runs the selection in the engine pool and returns its PNG; NOTHING_SELECTED when no object was found. Without a
  * pool (an API process of a scale-out deployment runs no engines) there is nowhere to run it off the event loop.
@@ -88,14 +99,7 @@ export async function selectObjectMask(
   operation: OperationId,
   image: { bytes: Buffer; width: number; height: number },
   request: SelectRequest,
-  opts: {
-    /** A job's time limit (JOB_TIMEOUT_MS): a selection takes a fraction of a second, but a busy machine is slower. */
-    timeoutMs: number;
-    /** Who asks (the scheduling policy keeps each visitor's work in order and takes turns between visitors). */
-    owner?: string;
-    /** Aborted when the client went away: the selection leaves the queue, or its host is ended. */
-    signal?: AbortSignal;
-    log: FaultLog;
+  opts: SelectTaskOptions & {
     /** Whether the model's files are installed (samModelPresent). */
     modelPresent?: () => boolean;
   },
@@ -119,7 +123,7 @@ export async function prepareSelection(
   pool: EnginePool | undefined,
   operation: OperationId,
   image: { bytes: Buffer; width: number; height: number },
-  opts: { timeoutMs: number; owner?: string; signal?: AbortSignal; log: FaultLog },
+  opts: SelectTaskOptions,
 ): Promise<{ computed: boolean }> {
   const out = await runSelectTask(pool, operation, image, { kind: 'prepare' }, opts);
   return { computed: Boolean(out.metadata?.computed) };
@@ -131,14 +135,7 @@ async function runSelectTask(
   operation: OperationId,
   image: { bytes: Buffer; width: number; height: number },
   params: Params,
-  opts: {
-    timeoutMs: number;
-    owner?: string;
-    signal?: AbortSignal;
-    log: FaultLog;
-    mask?: Buffer;
-    modelPresent?: () => boolean;
-  },
+  opts: SelectTaskOptions & { mask?: Buffer; modelPresent?: () => boolean },
 ) {
   // Without engines here, or without the model's files, there is nothing to select with; the rest still runs.
   if (!pool || (params.kind !== 'mask' && !(opts.modelPresent ?? samModelPresent)()))
@@ -174,7 +171,7 @@ export async function fitMaskToObject(
   operation: OperationId,
   image: { bytes: Buffer; width: number; height: number },
   mask: Buffer,
-  opts: { timeoutMs: number; owner?: string; signal?: AbortSignal; log: FaultLog },
+  opts: SelectTaskOptions,
 ): Promise<Buffer> {
   const out = await runSelectTask(pool, operation, image, { kind: 'mask' }, { ...opts, mask });
   const png = out.images[0];
