@@ -1,6 +1,6 @@
 /**
  * MAXIM models measured (issue 45): the @upscalerjs/maxim-* TF.js graph models converted to ONNX
- * (server/src/engines/models/maxim-convert.ts) and run on onnxruntime-node, each against what the product does today.
+ * (bench/maxim/convert.ts) and run on onnxruntime-node, each against what the product does today.
  * For each model: multiply-adds per 256x256 pass, the time of one pass, the time that puts on a 1024x1024 photo (16
  * such tiles, overlap not counted), and quality on a 256x256 case:
  * - denoising: the raccoon's fur (a held-out denoising case) with sigma-25 noise, PSNR and detail, against
@@ -17,10 +17,10 @@ import path from 'node:path';
 import { defaultParams, getOperation, type OperationId } from '@ai-editor/core';
 import * as ort from 'onnxruntime-node';
 import { loadLocalEngine } from '../server/src/engines/local-engines.js';
-import { maximToOnnx } from '../server/src/engines/models/maxim-convert.js';
 import type { RawImage } from '../server/src/engines/raster/image.js';
 import { fromPng, recordingContext, toPng } from '../test-support/engine-ctx.js';
 import { addGaussianNoise, luma, psnr } from '../test-support/metrics.js';
+import { maximToOnnx } from './maxim/convert.js';
 import { detailRatios } from './support/detail.js';
 import { hdrInput, loadPhoto } from './support/quality-cases.js';
 import { loadRepoPhoto } from './support/quality-cases-denoise-cartoon.js';
