@@ -2,6 +2,7 @@
  * PatchMatch on one pyramid level (Barnes et al. 2009) with the votes of Wexler et al. / Newson et al.: each patch
  * touching the hole finds a similar patch wholly outside it, and the hole is re-estimated from those matches.
  */
+import { maskBox } from '../raster/geometry.js';
 import { dilate } from '../raster/morphology.js';
 import { type Level, NC } from './pyramid.js';
 
@@ -184,20 +185,12 @@ export class Matcher {
       const t = targets[k] as number;
       d[t] = nnd[t] as number;
     }
+    this.source = new Int32Array(hole.length).fill(-1);
+    const box = maskBox({ data: hole, width: w, height: h });
+    if (!box) return;
+    const [x0, y0] = [box.left, box.top];
+    const [x1, y1] = [x0 + box.width - 1, y0 + box.height - 1];
     // Rows: the best patch centre within r to either side; only rows and columns near the hole are needed.
-    let x0 = w;
-    let x1 = -1;
-    let y0 = h;
-    let y1 = -1;
-    for (let q = 0; q < hole.length; q++) {
-      if (!hole[q]) continue;
-      const x = q % w;
-      const y = (q - x) / w;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-    }
     const rowBest = new Int32Array(w * h).fill(-1);
     for (let y = Math.max(0, y0 - r); y <= Math.min(h - 1, y1 + r); y++) {
       for (let x = x0; x <= x1; x++) {
@@ -213,7 +206,6 @@ export class Matcher {
         rowBest[y * w + x] = best;
       }
     }
-    this.source = new Int32Array(hole.length).fill(-1);
     for (let y = y0; y <= y1; y++) {
       for (let x = x0; x <= x1; x++) {
         const q = y * w + x;

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { defineEngine } from '../define.js';
 import { releaseIsnet, salientMask, warmIsnet } from '../models/isnet.js';
 import { estimateForeground } from '../raster/foreground.js';
+import { cropRaw, maskBox, padBox, type Rect } from '../raster/geometry.js';
 import { decode, encodePng, type RawImage } from '../raster/image.js';
 
 /** Pixels of the mask at or above this count as subject when cropping. */
@@ -23,11 +24,12 @@ export default defineEngine('background-removal', {
     const subject = decontaminated(photo, mask);
     const box = crop ? subjectBox(mask, photo.width, photo.height) : undefined;
     const alpha: RawImage = { data: mask, width: photo.width, height: photo.height, channels: 1 };
-    if (output === 'mask') return { images: [await encodePng(cropRaw(alpha, box))] };
+    const cropped = (img: RawImage) => (box ? cropRaw(img, box) : img);
+    if (output === 'mask') return { images: [await encodePng(cropped(alpha))] };
     const png =
       background === 'transparent'
-        ? await encodePng(cropRaw(withAlpha(subject, mask), box))
-        : await encodePng(cropRaw(await composite(subject, mask, background), box));
+        ? await encodePng(cropped(withAlpha(subject, mask)))
+        : await encodePng(cropped(await composite(subject, mask, background)));
     return { images: [png] };
   },
   warm: ({ threads }) => warmIsnet(threads),
@@ -82,47 +84,10 @@ async function composite(photo: RawImage, mask: Uint8Array | Buffer, background:
   return { data: out, width: photo.width, height: photo.height, channels: 3 };
 }
 
-interface Box {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
-
 /** The subject's bounding box with a margin, inside the photo; undefined when no subject was found. */
-function subjectBox(mask: Uint8Array | Buffer, width: number, height: number): Box | undefined {
-  let x0 = width;
-  let y0 = height;
-  let x1 = -1;
-  let y1 = -1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if ((mask[y * width + x] as number) < CROP_THRESHOLD) continue;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-    }
-  }
-  if (x1 < 0) return undefined;
-  const margin = Math.max(4, Math.round(CROP_MARGIN * Math.max(x1 - x0 + 1, y1 - y0 + 1)));
-  const left = Math.max(0, x0 - margin);
-  const top = Math.max(0, y0 - margin);
-  return {
-    left,
-    top,
-    width: Math.min(width, x1 + margin + 1) - left,
-    height: Math.min(height, y1 + margin + 1) - top,
-  };
-}
-
-function cropRaw(img: RawImage, box: Box | undefined): RawImage {
-  if (!box) return img;
-  const { channels } = img;
-  const out = Buffer.alloc(box.width * box.height * channels);
-  for (let y = 0; y < box.height; y++) {
-    const from = ((box.top + y) * img.width + box.left) * channels;
-    img.data.copy(out, y * box.width * channels, from, from + box.width * channels);
-  }
-  return { data: out, width: box.width, height: box.height, channels };
+function subjectBox(mask: Uint8Array | Buffer, width: number, height: number): Rect | undefined {
+  const box = maskBox({ data: mask, width, height }, CROP_THRESHOLD);
+  if (!box) return undefined;
+  const margin = Math.max(4, Math.round(CROP_MARGIN * Math.max(box.width, box.height)));
+  return padBox(box, margin, width, height);
 }

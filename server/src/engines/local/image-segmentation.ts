@@ -4,6 +4,7 @@ import { detectFaces, releaseFaces, warmFaces } from '../models/faces.js';
 import { releaseIsnet, salientMask, warmIsnet } from '../models/isnet.js';
 import { personMatte, releasePersonSeg, warmPersonSeg } from '../models/person-seg.js';
 import { releaseSam, samEmbed } from '../models/sam.js';
+import { maskBox } from '../raster/geometry.js';
 import { decode, encodePng, type RawImage } from '../raster/image.js';
 import { subjectsMask } from '../select/subjects.js';
 
@@ -40,20 +41,8 @@ function share(mask: Buffer): number {
 
 /** The subject's bounding box (mask >= 128), or null when the mask is empty. */
 function box(mask: Buffer, width: number, height: number) {
-  let x0 = width;
-  let y0 = height;
-  let x1 = -1;
-  let y1 = -1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if ((mask[y * width + x] as number) < 128) continue;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-    }
-  }
-  return x1 < 0 ? null : { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+  const found = maskBox({ data: mask, width, height }, 128);
+  return found && { x: found.left, y: found.top, width: found.width, height: found.height };
 }
 
 /** Pixels on the mask's boundary: inside, with an outside pixel within `r` (a square neighbourhood). */

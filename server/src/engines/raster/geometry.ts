@@ -9,8 +9,14 @@ export interface Rect {
   height: number;
 }
 
-/** The bounding box of a mask's set pixels (one value per pixel, as a one-channel image), or null for an empty mask. */
-export function maskBox(mask: { data: Uint8Array; width: number; height: number; channels?: number }): Rect | null {
+/**
+ * The bounding box of a mask's set pixels (one value per pixel, as a one-channel image: those of value `from` and
+ * above, any nonzero one unless said), or null for an empty mask.
+ */
+export function maskBox(
+  mask: { data: Uint8Array; width: number; height: number; channels?: number },
+  from = 1,
+): Rect | null {
   const { width: w, height: h, data } = mask;
   let x0 = w;
   let y0 = h;
@@ -19,7 +25,7 @@ export function maskBox(mask: { data: Uint8Array; width: number; height: number;
   for (let y = 0; y < h; y++) {
     const row = y * w;
     for (let x = 0; x < w; x++) {
-      if (data[row + x]) {
+      if ((data[row + x] as number) >= from) {
         if (x < x0) x0 = x;
         if (x > x1) x1 = x;
         if (y < y0) y0 = y;

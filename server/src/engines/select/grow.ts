@@ -1,4 +1,4 @@
-import { padBox, type Rect } from '../raster/geometry.js';
+import { maskBox, padBox, type Rect } from '../raster/geometry.js';
 import { dilate } from '../raster/morphology.js';
 
 /** Growth of the returned selection, so that removal leaves no halo of the object's soft edge or shadow. */
@@ -13,20 +13,10 @@ export function dilationRadius(width: number, height: number): number {
  */
 export function growSelection(mask: Uint8Array, width: number, height: number): Buffer {
   const out = Buffer.alloc(width * height);
-  let [x0, y0, x1, y1] = [width, height, -1, -1];
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    for (let x = 0; x < width; x++) {
-      if ((mask[row + x] as number) < 128) continue;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      y1 = y;
-    }
-  }
-  if (x1 < 0) return out;
+  const box = maskBox({ data: mask, width, height }, 128);
+  if (!box) return out;
   const radius = dilationRadius(width, height);
-  const r = padBox({ left: x0, top: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 }, radius, width, height);
+  const r = padBox(box, radius, width, height);
   const crop = new Uint8Array(r.width * r.height);
   for (let y = 0; y < r.height; y++) {
     const from = (y + r.top) * width + r.left;
