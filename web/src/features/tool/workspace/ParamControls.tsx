@@ -1,4 +1,4 @@
-import type { ParamDef, Params, ParamValue } from '@ai-editor/core';
+import { formatById, type ParamDef, type Params, type ParamValue } from '@ai-editor/core';
 import { useState } from 'react';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input, Label, Textarea } from '@/components/ui/input';
@@ -6,6 +6,9 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { Slider } from '@/components/ui/slider';
 
 /** The operation's parameters as form controls, straight from the catalogue (kinds, ranges, defaults, help). */
+/** Whether the chosen output format takes a quality (core's format table says which do). */
+const hasQuality = (format: ParamValue | undefined) => formatById(String(format ?? 'png'))?.encoder.quality === true;
+
 export function ParamControls({
   defs,
   values,
@@ -41,7 +44,7 @@ export function ParamControls({
             Output: {String(values.format ?? 'png').toUpperCase()}
           </summary>
           <div className="mt-4 grid gap-5 sm:grid-cols-2">
-            {fields(output.filter((d) => d.name !== 'quality' || values.format === 'jpeg' || values.format === 'webp'))}
+            {fields(output.filter((d) => d.name !== 'quality' || hasQuality(values.format)))}
           </div>
         </details>
       )}

@@ -1,4 +1,11 @@
-import { defaultParams, type ImageJob, type Operation, type Params, type ParamValue } from '@ai-editor/core';
+import {
+  defaultParams,
+  extensionFor,
+  type ImageJob,
+  type Operation,
+  type Params,
+  type ParamValue,
+} from '@ai-editor/core';
 import { fetchBlob } from '../jobs';
 
 /** What a job ran with, as its tool page shows it again. */
@@ -9,12 +16,10 @@ export interface RanWith {
   photo2: File | null;
 }
 
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
-
 async function fileAt(url: string | null, name: string): Promise<File | null> {
   if (!url) return null;
   const blob = await fetchBlob(url);
-  return new File([blob], `${name}.${EXTENSIONS[blob.type] ?? 'png'}`, { type: blob.type || 'image/png' });
+  return new File([blob], `${name}.${extensionFor(blob.type)}`, { type: blob.type || 'image/png' });
 }
 
 /**
