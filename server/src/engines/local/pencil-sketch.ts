@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { defineEngine } from '../define.js';
 import { warmWithSmallJob } from '../models/warm.js';
-import { decode, encodePng, lumaAt, type RawImage } from '../raster/image.js';
+import { decode, encodePng, luma, lumaBytes, type RawImage } from '../raster/image.js';
 
 /**
  * Pencil sketch. Graphite: the grey image colour-dodged with its own blurred inverse (grey * 255 / blur(grey)),
@@ -33,11 +33,7 @@ async function blurPlane(plane: Uint8Array | Buffer, w: number, h: number, sigma
 export async function pencilSketch(photo: RawImage, style: 'graphite' | 'colored'): Promise<RawImage> {
   const { width: w, height: h, channels: c, data } = photo;
   const n = w * h;
-  const grey = Buffer.alloc(n);
-  for (let i = 0; i < n; i++) {
-    const o = i * c;
-    grey[i] = c >= 3 ? Math.round(lumaAt(data, o)) : (data[o] as number);
-  }
+  const grey = lumaBytes(photo);
   const sigma = Math.max(1.5, Math.min(w, h) * STROKE_SHARE);
   // A slight pre-blur keeps sensor noise from turning into pencil dots.
   const clean = await blurPlane(grey, w, h, Math.max(0.5, sigma / 4));
@@ -72,10 +68,10 @@ export async function pencilSketch(photo: RawImage, style: 'graphite' | 'colored
     const r = soft[i * sc] as number;
     const g = soft[i * sc + Math.min(1, sc - 1)] as number;
     const b = soft[i * sc + Math.min(2, sc - 1)] as number;
-    const luma = Math.max(16, 0.299 * r + 0.587 * g + 0.114 * b);
+    const pixelLuma = Math.max(16, luma(r, g, b));
     const p = 255 * (pencil[i] as number);
     for (const [k, v] of [r, g, b].entries()) {
-      const tint = Math.min(2, v / luma);
+      const tint = Math.min(2, v / pixelLuma);
       out[i * 3 + k] = Math.min(255, Math.round(p * (1 - TINT + TINT * tint)));
     }
   }

@@ -3,7 +3,7 @@ import { defineEngine } from '../define.js';
 import { fillMasked } from '../fill/masked-fill.js';
 import { detectFaces, type Face, releaseFaces } from '../models/faces.js';
 import { releaseMigan } from '../models/migan.js';
-import { decode, decodeMask, encodePng, lumaAt, type RawImage } from '../raster/image.js';
+import { decode, decodeMask, encodePng, lumaBytes, type RawImage } from '../raster/image.js';
 import { dilate } from '../raster/morphology.js';
 import { denoise } from '../restore/denoise.js';
 import {
@@ -57,17 +57,6 @@ function isGreyscale(img: RawImage): boolean {
   return off <= n * 0.005;
 }
 
-function luminance(img: RawImage): Buffer {
-  const n = img.width * img.height;
-  if (img.channels === 1) return img.data;
-  const out = Buffer.alloc(n);
-  for (let i = 0; i < n; i++) {
-    const o = i * img.channels;
-    out[i] = Math.round(lumaAt(img.data, o));
-  }
-  return out;
-}
-
 /** (max - min) / max of R, G and B per pixel: a scratch is greyer than the colour it crosses. */
 function saturation(img: RawImage): Float32Array {
   const n = img.width * img.height;
@@ -103,7 +92,7 @@ export default defineEngine('photo-restoration', {
     const photo = await decode(input.image);
     const { width: w, height: h } = photo;
     const grey = isGreyscale(photo);
-    let work: RawImage = grey ? { data: luminance(photo), width: w, height: h, channels: 1 } : photo;
+    let work: RawImage = grey ? { data: lumaBytes(photo), width: w, height: h, channels: 1 } : photo;
 
     // 1. Scratches and dust, found on a lightly smoothed luminance (grain would otherwise look like specks), their
     //    exact outline on the luminance as it is.
@@ -114,7 +103,7 @@ export default defineEngine('photo-restoration', {
     } catch {
       // Faces only protect eyes and lips from being taken for dust; detection goes on without them.
     }
-    const y = Float32Array.from(luminance(work));
+    const y = Float32Array.from(lumaBytes(work));
     const grain = grainSigma(y, w, h);
     const defects =
       sensitivity > 0
@@ -159,7 +148,7 @@ export default defineEngine('photo-restoration', {
         PAINTED_FILL,
       );
       const rgb = await decode(filled.images[0] as Buffer);
-      work = grey ? { data: luminance(rgb), width: w, height: h, channels: 1 } : rgb;
+      work = grey ? { data: lumaBytes(rgb), width: w, height: h, channels: 1 } : rgb;
     }
 
     // 3. Grain and noise, on a grainy photo only: a clean one keeps its texture untouched (the denoiser's own noise
@@ -198,7 +187,7 @@ export default defineEngine('photo-restoration', {
           const enhanced = await decode(out.images[0] as Buffer);
           facesEnhanced = Array.isArray(out.metadata?.faces) ? out.metadata.faces.length : 0;
           // A greyscale photo stays greyscale: only the enhanced luminance is kept.
-          work = grey ? { data: luminance(enhanced), width: w, height: h, channels: 1 } : enhanced;
+          work = grey ? { data: lumaBytes(enhanced), width: w, height: h, channels: 1 } : enhanced;
         }
       }
     }

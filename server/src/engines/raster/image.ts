@@ -8,15 +8,29 @@ export interface RawImage {
   channels: 1 | 2 | 3 | 4;
 }
 
+/** Luma (BT.601) of an RGB colour. */
+export function luma(r: number, g: number, b: number): number {
+  return 0.299 * r + 0.587 * g + 0.114 * b;
+}
+
 /** Luma (BT.601) of the RGB pixel starting at `o` in `data`. */
 export function lumaAt(data: ArrayLike<number>, o: number): number {
-  return 0.299 * (data[o] as number) + 0.587 * (data[o + 1] as number) + 0.114 * (data[o + 2] as number);
+  return luma(data[o] as number, data[o + 1] as number, data[o + 2] as number);
 }
 
 /** The luma plane of an RGB(A) image (decode gives every photo three or four channels). */
 export function lumaPlane(img: RawImage): Float32Array {
   const out = new Float32Array(img.width * img.height);
   for (let i = 0; i < out.length; i++) out[i] = lumaAt(img.data, i * img.channels);
+  return out;
+}
+
+/** The luma plane in whole levels, one byte a pixel: a one-channel image is its own (the same buffer). */
+export function lumaBytes(img: RawImage): Buffer {
+  const { data, channels: c } = img;
+  if (c === 1) return data;
+  const out = Buffer.alloc(img.width * img.height);
+  for (let i = 0; i < out.length; i++) out[i] = c >= 3 ? Math.round(lumaAt(data, i * c)) : (data[i * c] as number);
   return out;
 }
 
