@@ -3,6 +3,7 @@
  * and source maps, and a coarse level's fill carried up to the next.
  */
 import type { RawImage } from '../raster/image.js';
+import { windowSum } from '../raster/integral.js';
 import { dilate } from '../raster/morphology.js';
 
 /**
@@ -152,12 +153,8 @@ export function baseLevel(image: RawImage, hole: Uint8Array, win: number): Level
       for (let x = 0; x < w; x++) {
         const x0 = Math.max(0, x - half);
         const x1 = Math.min(w, x + half + 1);
-        const a = y1 * (w + 1) + x1;
-        const b = y0 * (w + 1) + x1;
-        const c = y1 * (w + 1) + x0;
-        const d = y0 * (w + 1) + x0;
-        const k = (cnt[a] as number) - (cnt[b] as number) - (cnt[c] as number) + (cnt[d] as number);
-        const total = (sum[a] as number) - (sum[b] as number) - (sum[c] as number) + (sum[d] as number);
+        const k = windowSum(cnt, w + 1, x0, y0, x1, y1);
+        const total = windowSum(sum, w + 1, x0, y0, x1, y1);
         img[(y * w + x) * NC + 3 + axis] = k > 0 ? (TEXTURE_WEIGHT * total) / k : 0;
       }
     }
