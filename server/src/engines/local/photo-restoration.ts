@@ -12,7 +12,9 @@ import {
   releaseFaceEnhancement,
   warmFaceEnhancement,
 } from '../restore/face-enhance.js';
-import { detectDefects, fillThinMarks, grainSigma } from '../restore/scratches.js';
+import { fillThinMarks } from '../restore/fill-thin-marks.js';
+import { grainSigma } from '../restore/grain.js';
+import { detectDefects } from '../restore/scratches.js';
 
 /**
  * Photo restoration, an old-photo pipeline that never invents colour:
@@ -32,7 +34,7 @@ import { detectDefects, fillThinMarks, grainSigma } from '../restore/scratches.j
 /** A painted mask is widened by this much before filling, so its soft edges go too. */
 const MASK_GROW = 1;
 /**
- * Grain (standard deviation, grey levels, restore/scratches.ts grainSigma) from which a photo is grainy. Clean
+ * Grain (standard deviation, grey levels, restore/grain.ts grainSigma) from which a photo is grainy. Clean
  * camera.png and brick read 0.7, gravel's texture 4.4; coffee.png with the tests' grain of 10 reads 8.2.
  */
 const GRAINY = 5;
