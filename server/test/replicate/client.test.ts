@@ -1,6 +1,7 @@
 // The client's own guards against the local stand-in: what a broken or oversized answer becomes.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ProviderError, ReplicateClient } from '../../src/engines/replicate/client.js';
+import { ReplicateClient } from '../../src/engines/replicate/client.js';
+import { ProviderError } from '../../src/engines/replicate/provider-error.js';
 import { type Standin, startStandin } from './standin.js';
 
 const TOKEN = 'r8_client_test_token';

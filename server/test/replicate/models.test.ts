@@ -3,7 +3,7 @@ import { getOperation, type OperationId, type ParamDef, type Params, parseParams
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { parseModelRef } from '../../src/engines/replicate/client.js';
+import { parseModelRef } from '../../src/engines/replicate/model-ref.js';
 import {
   DEFAULT_MODELS,
   hasReplicateMapping,

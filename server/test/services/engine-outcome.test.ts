@@ -3,7 +3,7 @@ import { AppError } from '@ai-editor/core';
 import { describe, expect, it, vi } from 'vitest';
 import { EngineFailure } from '../../src/adapters/engine-pool.js';
 import { ProviderFailure } from '../../src/engines/errors.js';
-import { ProviderError } from '../../src/engines/replicate/client.js';
+import { ProviderError } from '../../src/engines/replicate/provider-error.js';
 import { engineAppError, visitorError } from '../../src/services/engine-outcome.js';
 
 const log = () => ({ error: vi.fn() });

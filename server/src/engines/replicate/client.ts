@@ -11,30 +11,9 @@
  */
 
 import type { Logger as ServerLogger } from '../../logging.js';
-import { ProviderFailure } from '../errors.js';
-
-export const MESSAGES = {
-  misconfigured: 'The image provider is not configured correctly',
-  timedOut: 'Provider timed out',
-  badAnswer: 'The image provider sent an answer we could not read',
-  unavailable: 'The image provider is unavailable. Please try again later',
-  canceled: 'The image provider cancelled the request',
-  rejected: (detail: string) => `Provider rejected the request: ${detail}`,
-} as const;
-
-type Failure = Exclude<keyof typeof MESSAGES, 'rejected'>;
-
-/** A failure at the provider, told by `code`; its message is the visitor-safe text of MESSAGES. */
-export class ProviderError extends ProviderFailure {
-  readonly code: Failure | 'rejected';
-  constructor(code: Failure);
-  constructor(code: 'rejected', detail: string);
-  constructor(code: Failure | 'rejected', detail = '') {
-    super(code === 'rejected' ? MESSAGES.rejected(detail) : MESSAGES[code], true);
-    this.name = 'ProviderError';
-    this.code = code;
-  }
-}
+import { formatModelRef, type ModelRef } from './model-ref.js';
+import { ProviderError } from './provider-error.js';
+import { isHttpUrl, isObject, providerDetail, readLimited, retryDelay, safeText, sleep } from './responses.js';
 
 /** The part of the server's log (logging.ts) that remote engines use. */
 export type Logger = Pick<ServerLogger, 'warn' | 'error'>;
@@ -58,24 +37,6 @@ export interface Prediction {
   metrics?: { predict_time?: number };
 }
 
-/** `owner/name` runs the model's current version (official models); with a version it runs exactly that one. */
-export interface ModelRef {
-  owner: string;
-  name: string;
-  version?: string;
-}
-
-export function parseModelRef(ref: string): ModelRef {
-  const m = /^([\w.-]+)\/([\w.-]+)(?::([0-9a-f]{64}))?$/.exec(ref.trim());
-  if (!m?.[1] || !m[2])
-    throw new Error(`Replicate model "${ref}" must look like owner/name or owner/name:<64-hex version>`);
-  return { owner: m[1], name: m[2], version: m[3] };
-}
-
-export function formatModelRef(ref: ModelRef): string {
-  return `${ref.owner}/${ref.name}${ref.version ? `:${ref.version}` : ''}`;
-}
-
 export interface ClientOptions {
   token: string;
   baseUrl: string;
@@ -87,8 +48,6 @@ export interface ClientOptions {
 
 /** Outputs larger than this are refused rather than buffered. */
 const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;
-/** Provider answers (JSON) larger than this are not ours to read. */
-const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 const RETRIES = 3;
 
 export class ReplicateClient {
@@ -316,54 +275,6 @@ export function percentFromLogs(logs: unknown): number | undefined {
   return Math.min(100, Number(last));
 }
 
-/** Replicate errors are `{ title, detail, status }` (422 adds `invalid_fields`); keep one readable line. */
-function providerDetail(text: string): string {
-  let detail = text;
-  try {
-    const body = JSON.parse(text) as unknown;
-    if (isObject(body)) detail = String(body.detail ?? body.title ?? text);
-  } catch {
-    // not JSON: use the text itself
-  }
-  return detail.replace(/\s+/g, ' ').trim().slice(0, 300);
-}
-
-function retryDelay(res: Response, text: string, fallback: number): number {
-  let seconds = Number(res.headers.get('retry-after'));
-  try {
-    const body = JSON.parse(text) as unknown;
-    if (isObject(body) && typeof body.retry_after === 'number') seconds = body.retry_after;
-  } catch {
-    // no body hint
-  }
-  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, 30_000) : fallback;
-}
-
-async function safeText(res: Response): Promise<string> {
-  try {
-    return (await readLimited(res, MAX_ANSWER_BYTES, () => new ProviderError('badAnswer'))).toString('utf8');
-  } catch (err) {
-    if (err instanceof ProviderError) throw err; // too large; a connection lost mid-answer reads as empty
-    return '';
-  }
-}
-
-async function readLimited(res: Response, limit: number, tooBig: () => Error): Promise<Buffer> {
-  if (Number(res.headers.get('content-length')) > limit) {
-    await res.body?.cancel();
-    throw tooBig();
-  }
-  if (!res.body) return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body) {
-    size += chunk.byteLength;
-    if (size > limit) throw tooBig();
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks);
-}
-
 function decodeDataUri(uri: string, log: Logger): Buffer {
   const m = /^data:[^;,]*(;base64)?,(.*)$/s.exec(uri);
   if (!m?.[1] || m[2] === undefined) {
@@ -371,33 +282,4 @@ function decodeDataUri(uri: string, log: Logger): Buffer {
     throw new ProviderError('badAnswer');
   }
   return Buffer.from(m[2], 'base64');
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function isHttpUrl(s: string): boolean {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'https:' || u.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
-
-/** setTimeout that rejects with the signal's reason when the job is aborted. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -8,17 +8,11 @@ import type { OperationId } from '@ai-editor/core';
 import sharp from 'sharp';
 import type { EngineSettings } from '../settings.js';
 import type { Engine, EngineContext, EngineInput, EngineOutput } from '../types.js';
-import {
-  consoleLogger,
-  formatModelRef,
-  type Logger,
-  type Prediction,
-  ProviderError,
-  percentFromLogs,
-  ReplicateClient,
-} from './client.js';
+import { consoleLogger, type Logger, type Prediction, percentFromLogs, ReplicateClient } from './client.js';
 import { inpaintInCrop } from './inpaint-crop.js';
+import { formatModelRef } from './model-ref.js';
 import { type FileSlot, type FileUrls, resolveMapping } from './models.js';
+import { ProviderError } from './provider-error.js';
 
 /** Inputs up to this size travel inline as a data URI; larger ones go through `POST /v1/files`. */
 export const DATA_URI_LIMIT = 256 * 1024;

@@ -8,7 +8,7 @@
 import type { OperationId, Params } from '@ai-editor/core';
 import { getOperation } from '@ai-editor/core';
 import type { EngineSettings } from '../settings.js';
-import { type ModelRef, parseModelRef } from './client.js';
+import { type ModelRef, parseModelRef } from './model-ref.js';
 
 export type FileSlot = 'image' | 'image2' | 'mask';
 export type FileUrls = Partial<Record<FileSlot, string>>;
