@@ -1,4 +1,4 @@
-import { COLOR_PATTERN, ERRORS, type ErrorCode, OPERATIONS } from '@ai-editor/core';
+import { ADMIN_ACTIONS, COLOR_PATTERN, ERRORS, type ErrorCode, OPERATIONS } from '@ai-editor/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -31,6 +31,13 @@ describe('/api/openapi.json', () => {
     expect(missing.map((m) => m.name)).toEqual([]);
     const ids = ops.map(({ op }) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("serves every administrator action of core's table at its route", () => {
+    // The table is what the audit log and the admin page name; an action without its route would be a dead button.
+    const openApiPath = (route: string) => route.replace(/:([a-z]+)/g, '{$1}');
+    const served = Object.values(ADMIN_ACTIONS).filter((a) => doc.paths[openApiPath(a.route)]?.post);
+    expect(served).toEqual(Object.values(ADMIN_ACTIONS));
   });
 
   it('gives every error code of the catalogue with its HTTP status', () => {
