@@ -447,7 +447,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: database, storage, queue and at least one engine host ready (503 otherwise) */
+        /** Readiness: database, storage, queue and at least one warmed-up engine host ready (503 otherwise) */
         get: operations["getReadiness"];
         put?: never;
         post?: never;

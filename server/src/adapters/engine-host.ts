@@ -68,6 +68,8 @@ export class Host {
   readonly lane: Lane;
   task?: Task;
   ready = false;
+  /** Its start-up warm-up is done (host.ts preload): its first job of each engine costs what a later one does. */
+  warm = false;
   rssMb = 0;
   loaded: string[] = [];
   /** Set when the pool ends the host, so that its exit is put down to the right cause. */
@@ -140,6 +142,7 @@ export class Host {
       this.ready = true;
       this.onIdle(this);
     }
+    if (m.type === 'warm') this.warm = true;
     if (m.type === 'loaded') this.loaded = m.modules;
     const task = this.task;
     if (!task || !('task' in m) || m.task !== task.id) return;

@@ -71,6 +71,8 @@ export interface PoolStats {
  */
 export class EnginePool {
   private hosts: Host[] = [];
+  /** The hosts started with the pool: it is warmed up once each has warmed (or ended). */
+  private readonly firstHosts: Host[];
   /** In arrival order; the scheduling policy picks from it. */
   private readonly waiting: Task[] = [];
   private nextTask = 1;
@@ -86,6 +88,7 @@ export class EnginePool {
     this.quickPreload = opts.quickPreload ?? [];
     for (let i = 0; i < opts.hosts; i++) this.spawn('heavy');
     for (let i = 0; i < (opts.quickHosts ?? 0); i++) this.spawn('quick');
+    this.firstHosts = [...this.hosts];
     this.sampler = setInterval(() => void this.sampleMemory(), opts.memorySampleMs);
     this.sampler.unref();
   }
@@ -104,6 +107,14 @@ export class EnginePool {
   forget(photo: string): void {
     const command: ForgetCommand = { type: 'forget', photo };
     for (const host of this.hosts) if (host.ready && host.alive) host.child.send(command);
+  }
+
+  /**
+   * Whether the hosts started with the pool have warmed their engines, so that a first job costs what a later one
+   * does (readiness waits for it). A host that replaces one later warms while the others serve.
+   */
+  get warmedUp(): boolean {
+    return this.firstHosts.every((h) => h.warm || !h.alive);
   }
 
   /** Whether some host has this engine module's models in memory. */

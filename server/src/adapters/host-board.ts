@@ -7,6 +7,8 @@ export interface ProcessHosts {
   reportedAt: string;
   memoryBudgetMb: number;
   replaced: number;
+  /** The hosts it started with have warmed their engines (EnginePool.warmedUp). */
+  warmedUp: boolean;
   hosts: HostStatus[];
 }
 
@@ -27,6 +29,7 @@ export function reportOf(name: string, pool: EnginePool): ProcessHosts {
     reportedAt: new Date().toISOString(),
     memoryBudgetMb: stats.memoryBudgetMb,
     replaced: stats.replaced,
+    warmedUp: pool.warmedUp,
     hosts: pool.hostStatus(),
   };
 }

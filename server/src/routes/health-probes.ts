@@ -22,7 +22,8 @@ export interface ProbeDeps {
 
 /**
  * Probes for orchestrators: `live` answers while the process serves requests (restart it when it stops);
- * `ready` when the database, storage and queue answer and at least one engine host is ready (send it traffic).
+ * `ready` when the database, storage and queue answer and at least one engine host is ready, in a process whose
+ * hosts have warmed their engines at start (send it traffic: a first job costs what a later one does).
  */
 export function healthProbeRoutes(fastify: FastifyInstance, deps: ProbeDeps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -43,7 +44,7 @@ export function healthProbeRoutes(fastify: FastifyInstance, deps: ProbeDeps) {
     {
       schema: {
         operationId: 'getReadiness',
-        summary: 'Readiness: database, storage, queue and at least one engine host ready (503 otherwise)',
+        summary: 'Readiness: database, storage, queue and at least one warmed-up engine host ready (503 otherwise)',
         tags: ['health'],
         response: { 200: readySchema, 503: readySchema },
       },
@@ -55,7 +56,7 @@ export function healthProbeRoutes(fastify: FastifyInstance, deps: ProbeDeps) {
         deps.queue.ping().catch(() => false),
         deps.hosts
           .list()
-          .then((processes) => processes.some((p) => p.hosts.some((h) => h.ready)))
+          .then((processes) => processes.some((p) => p.warmedUp && p.hosts.some((h) => h.ready)))
           .catch(() => false),
       ]);
       const ready = database && storage && queue && engineHost;

@@ -14,7 +14,18 @@ export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, nam
 
 /** Test-only engines, registered through `localEngineOverrides` (production never sees them). */
 export const testEngine = (
-  name: 'echo' | 'crash' | 'hang' | 'fail' | 'fault' | 'too-large' | 'abort' | 'hog' | 'pair' | 'slow-echo',
+  name:
+    | 'echo'
+    | 'crash'
+    | 'hang'
+    | 'fail'
+    | 'fault'
+    | 'too-large'
+    | 'abort'
+    | 'hog'
+    | 'pair'
+    | 'slow-echo'
+    | 'slow-warm',
 ) => new URL(`../test-engines/${name}.ts`, import.meta.url).href;
 
 export interface TestServer {

@@ -127,6 +127,7 @@ async function preload(): Promise<void> {
       console.error(`engine host: could not preload ${module}:`, err);
     }
   }
+  send({ type: 'warm' });
   if (!busy) scheduleRelease();
 }
 

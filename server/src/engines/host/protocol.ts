@@ -45,6 +45,8 @@ export type PoolCommand = RunCommand | ForgetCommand;
  */
 export type HostMessage =
   | { type: 'ready' }
+  /** Every engine of `preload` is warmed (or failed to): from now on a first job costs what a later one does. */
+  | { type: 'warm' }
   /** The engine is loaded and starts: the job's time limit counts from here. */
   | { type: 'started'; task: number }
   | ({ type: 'progress'; task: number } & Progress)
