@@ -16,22 +16,35 @@ const MAX_SIDE = 800;
  * colour models learnt from both are cut along the image's edges.
  */
 export function grabCutBox(cv: OpenCv): BoxCutter {
-  return async (img, box) => {
-    const scale = Math.min(1, MAX_SIDE / Math.max(img.width, img.height));
-    if (scale === 1) return cut(cv, img, box);
-    const width = Math.max(1, Math.round(img.width * scale));
-    const height = Math.max(1, Math.round(img.height * scale));
-    const small = await resizeRaw(img, width, height);
-    const mask = cut(cv, small, {
-      left: Math.floor(box.left * scale),
-      top: Math.floor(box.top * scale),
-      width: Math.max(2, Math.round(box.width * scale)),
-      height: Math.max(2, Math.round(box.height * scale)),
-    });
-    const grey = { data: Buffer.from(mask.map((v) => v * 255)), width, height, channels: 1 as const };
-    const big = await resizeRaw(grey, img.width, img.height, 'linear');
-    return Uint8Array.from(big.data, (v) => (v >= 128 ? 1 : 0));
+  return (img, box) => reducedCut(img, (copy, scale) => cut(cv, copy, scale === 1 ? box : reducedBox(box, scale)));
+}
+
+/** `box` on a copy of the image reduced by `scale`. */
+function reducedBox(box: Rect, scale: number): Rect {
+  return {
+    left: Math.floor(box.left * scale),
+    top: Math.floor(box.top * scale),
+    width: Math.max(2, Math.round(box.width * scale)),
+    height: Math.max(2, Math.round(box.height * scale)),
   };
+}
+
+/**
+ * A cut made on a copy at most MAX_SIDE on its long side (`cutCopy` is given the copy, the image itself when it is no
+ * larger, and the scale to it), its 0/1 mask brought back to the image's size.
+ */
+async function reducedCut(
+  img: RawImage,
+  cutCopy: (copy: RawImage, scale: number) => Uint8Array | Promise<Uint8Array>,
+): Promise<Uint8Array> {
+  const scale = Math.min(1, MAX_SIDE / Math.max(img.width, img.height));
+  if (scale === 1) return cutCopy(img, 1);
+  const width = Math.max(1, Math.round(img.width * scale));
+  const height = Math.max(1, Math.round(img.height * scale));
+  const mask = await cutCopy(await resizeRaw(img, width, height), scale);
+  const grey = { data: Buffer.from(mask.map((v) => v * 255)), width, height, channels: 1 as const };
+  const big = await resizeRaw(grey, img.width, img.height, 'linear');
+  return Uint8Array.from(big.data, (v) => (v >= 128 ? 1 : 0));
 }
 
 function cut(cv: OpenCv, img: RawImage, box: Rect): Uint8Array {
@@ -60,23 +73,12 @@ export type MaskCutter = (img: RawImage, labels: Uint8Array) => Promise<Uint8Arr
 
 /** GrabCut initialised with a label per pixel instead of a box (on a copy at most MAX_SIDE on its long side). */
 export function grabCutLabels(cv: OpenCv): MaskCutter {
-  return async (img, labels) => {
-    const scale = Math.min(1, MAX_SIDE / Math.max(img.width, img.height));
-    if (scale === 1) return cutLabels(cv, img, labels);
-    const width = Math.max(1, Math.round(img.width * scale));
-    const height = Math.max(1, Math.round(img.height * scale));
-    const small = await resizeRaw(img, width, height);
-    const smallLabels = await resizeRaw(
-      { data: Buffer.from(labels), width: img.width, height: img.height, channels: 1 },
-      width,
-      height,
-      'nearest',
-    );
-    const mask = cutLabels(cv, small, smallLabels.data);
-    const grey = { data: Buffer.from(mask.map((v) => v * 255)), width, height, channels: 1 as const };
-    const big = await resizeRaw(grey, img.width, img.height, 'linear');
-    return Uint8Array.from(big.data, (v) => (v >= 128 ? 1 : 0));
-  };
+  return (img, labels) =>
+    reducedCut(img, async (copy, scale) => {
+      if (scale === 1) return cutLabels(cv, copy, labels);
+      const all = { data: Buffer.from(labels), width: img.width, height: img.height, channels: 1 as const };
+      return cutLabels(cv, copy, (await resizeRaw(all, copy.width, copy.height, 'nearest')).data);
+    });
 }
 
 function cutLabels(cv: OpenCv, img: RawImage, labels: Uint8Array): Uint8Array {
