@@ -8,6 +8,7 @@
  * penalty for distance so that near sources (the same region) win ties.
  */
 import { AppError } from '@ai-editor/core';
+import { integralImage, windowSum } from '../raster/integral.js';
 import { dilate } from '../raster/morphology.js';
 
 export interface ExemplarOptions {
@@ -281,30 +282,16 @@ export function exemplarFill(
 
 /** The standard deviation of `gray` over the (2r+1)^2 patch around every pixel (integral images). */
 function patchSigma(gray: Float32Array, w: number, h: number, r: number): Float32Array {
-  const s1 = new Float64Array((w + 1) * (h + 1));
-  const s2 = new Float64Array((w + 1) * (h + 1));
-  for (let y = 0; y < h; y++) {
-    let a = 0;
-    let b = 0;
-    for (let x = 0; x < w; x++) {
-      const v = gray[y * w + x] as number;
-      a += v;
-      b += v * v;
-      const o = (y + 1) * (w + 1) + x + 1;
-      s1[o] = (s1[o - w - 1] as number) + a;
-      s2[o] = (s2[o - w - 1] as number) + b;
-    }
-  }
+  const s1 = integralImage(gray, w, h);
+  // In doubles: a float32 square would round.
+  const squares = Float64Array.from(gray, (v) => v * v);
+  const s2 = integralImage(squares, w, h);
   const out = new Float32Array(w * h);
+  const k = (2 * r + 1) ** 2;
   for (let y = r; y < h - r; y++) {
     for (let x = r; x < w - r; x++) {
-      const a = (y + r + 1) * (w + 1) + x + r + 1;
-      const b = (y - r) * (w + 1) + x + r + 1;
-      const c = (y + r + 1) * (w + 1) + x - r;
-      const d = (y - r) * (w + 1) + x - r;
-      const k = (2 * r + 1) ** 2;
-      const m1 = ((s1[a] as number) - (s1[b] as number) - (s1[c] as number) + (s1[d] as number)) / k;
-      const m2 = ((s2[a] as number) - (s2[b] as number) - (s2[c] as number) + (s2[d] as number)) / k;
+      const m1 = windowSum(s1, w + 1, x - r, y - r, x + r + 1, y + r + 1) / k;
+      const m2 = windowSum(s2, w + 1, x - r, y - r, x + r + 1, y + r + 1) / k;
       out[y * w + x] = Math.sqrt(Math.max(0, m2 - m1 * m1));
     }
   }

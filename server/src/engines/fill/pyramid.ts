@@ -3,7 +3,7 @@
  * and source maps, and a coarse level's fill carried up to the next.
  */
 import type { RawImage } from '../raster/image.js';
-import { windowSum } from '../raster/integral.js';
+import { integralImage, windowSum } from '../raster/integral.js';
 import { dilate } from '../raster/morphology.js';
 
 /**
@@ -129,24 +129,21 @@ export function baseLevel(image: RawImage, hole: Uint8Array, win: number): Level
   const half = win >> 1;
   for (let axis = 0; axis < 2; axis++) {
     const step = axis === 0 ? 1 : w;
-    // Integral images of |gradient| and of the count of known gradients.
-    const sum = new Float64Array((w + 1) * (h + 1));
-    const cnt = new Float64Array((w + 1) * (h + 1));
+    // |gradient| where it is known (neither it nor a neighbour it spans in the hole), and where that is.
+    const gradient = new Float64Array(n);
+    const known = new Uint8Array(n);
     for (let y = 0; y < h; y++) {
-      let rs = 0;
-      let rc = 0;
       for (let x = 0; x < w; x++) {
         const i = y * w + x;
         const inside = axis === 0 ? x > 0 && x < w - 1 : y > 0 && y < h - 1;
         if (inside && !hole[i] && !hole[i - step] && !hole[i + step]) {
-          rs += Math.abs((gray[i + step] as number) - (gray[i - step] as number)) / 2;
-          rc += 1;
+          gradient[i] = Math.abs((gray[i + step] as number) - (gray[i - step] as number)) / 2;
+          known[i] = 1;
         }
-        const o = (y + 1) * (w + 1) + x + 1;
-        sum[o] = (sum[o - w - 1] as number) + rs;
-        cnt[o] = (cnt[o - w - 1] as number) + rc;
       }
     }
+    const sum = integralImage(gradient, w, h);
+    const cnt = integralImage(known, w, h);
     for (let y = 0; y < h; y++) {
       const y0 = Math.max(0, y - half);
       const y1 = Math.min(h, y + half + 1);
