@@ -58,56 +58,33 @@ export function MaskToolbar({
     <>
       {/* On a phone the buttons show their icons only (their names stay for screen readers): two rows at most. */}
       <div className="flex flex-wrap items-center gap-1 sm:gap-2" role="toolbar" aria-label="Mask tools">
-        <ToolButton
+        <BarButton
           label="Select object"
           active={tool === 'select'}
           onClick={() => setTool('select')}
           disabled={disabled}
         >
           {selecting ? <Loader2 className="animate-spin" aria-hidden /> : <MousePointerClick aria-hidden />}
-        </ToolButton>
-        <ToolButton label="Brush" active={tool === 'brush'} onClick={() => setTool('brush')} disabled={disabled}>
+        </BarButton>
+        <BarButton label="Brush" active={tool === 'brush'} onClick={() => setTool('brush')} disabled={disabled}>
           <Brush aria-hidden />
-        </ToolButton>
-        <ToolButton label="Eraser" active={tool === 'eraser'} onClick={() => setTool('eraser')} disabled={disabled}>
+        </BarButton>
+        <BarButton label="Eraser" active={tool === 'eraser'} onClick={() => setTool('eraser')} disabled={disabled}>
           <Eraser aria-hidden />
-        </ToolButton>
-        <ToolButton label="Pan" active={tool === 'pan'} onClick={() => setTool('pan')} disabled={disabled}>
+        </BarButton>
+        <BarButton label="Pan" active={tool === 'pan'} onClick={() => setTool('pan')} disabled={disabled}>
           <Hand aria-hidden />
-        </ToolButton>
+        </BarButton>
         <span className="mx-1 h-6 w-px bg-border max-sm:hidden" aria-hidden />
-        <Button
-          type="button"
-          variant="outline"
-          size="sm"
-          className={COMPACT}
-          onClick={undo}
-          disabled={disabled || !canUndo}
-          title="Undo (Ctrl+Z)"
-        >
-          <Undo2 aria-hidden /> <span className={LABEL}>Undo</span>
-        </Button>
-        <Button
-          type="button"
-          variant="outline"
-          size="sm"
-          className={COMPACT}
-          onClick={redo}
-          disabled={disabled || !canRedo}
-          title="Redo (Ctrl+Shift+Z)"
-        >
-          <Redo2 aria-hidden /> <span className={LABEL}>Redo</span>
-        </Button>
-        <Button
-          type="button"
-          variant="outline"
-          size="sm"
-          className={COMPACT}
-          onClick={clear}
-          disabled={disabled || !canUndo}
-        >
-          <Trash2 aria-hidden /> <span className={LABEL}>Clear</span>
-        </Button>
+        <BarButton label="Undo" onClick={undo} disabled={disabled || !canUndo} title="Undo (Ctrl+Z)">
+          <Undo2 aria-hidden />
+        </BarButton>
+        <BarButton label="Redo" onClick={redo} disabled={disabled || !canRedo} title="Redo (Ctrl+Shift+Z)">
+          <Redo2 aria-hidden />
+        </BarButton>
+        <BarButton label="Clear" onClick={clear} disabled={disabled || !canUndo}>
+          <Trash2 aria-hidden />
+        </BarButton>
         <span className="mx-1 h-6 w-px bg-border max-sm:hidden" aria-hidden />
         <ZoomButton label="Zoom in" onClick={() => zoomRef.current?.zoomIn()} icon={<ZoomIn aria-hidden />} />
         <ZoomButton label="Zoom out" onClick={() => zoomRef.current?.zoomOut()} icon={<ZoomOut aria-hidden />} />
@@ -140,18 +117,24 @@ export function MaskToolbar({
   );
 }
 
-function ToolButton({
+/**
+ * A button of the bar: its icon, and its name beside it on wider screens. A tool's button (`active` given) shows
+ * whether it is the tool in use; an edit's (undo, redo, clear) does not.
+ */
+function BarButton({
   label,
   active,
   onClick,
   disabled,
+  title,
   children,
 }: {
   label: string;
-  active: boolean;
+  active?: boolean;
   onClick(): void;
   disabled: boolean;
-  children: React.ReactNode;
+  title?: string;
+  children: ReactNode;
 }) {
   return (
     <Button
@@ -162,6 +145,7 @@ function ToolButton({
       aria-pressed={active}
       onClick={onClick}
       disabled={disabled}
+      title={title}
     >
       {children} <span className={LABEL}>{label}</span>
     </Button>
