@@ -1,9 +1,11 @@
-import { type ErrorCode, errorMessage, errorTitle, type ImageJob } from '@ai-editor/core';
+import { type ErrorCode, errorMessage, errorTitle, type ImageJob, isErrorCode } from '@ai-editor/core';
 
 /** A failure to show as a toast: the catalogue title of its code ('Feature Restricted', ...) or 'Error'. */
 export class ToolError extends Error {
   /** The HTTP status of the answer that failed, where there was one (a job page tells 404 and 410 apart). */
   status?: number;
+  /** The catalogue code of the refusal it stands for, where the server named one (refusal). */
+  code?: ErrorCode;
   constructor(
     readonly title: string,
     message: string,
@@ -13,6 +15,15 @@ export class ToolError extends Error {
   }
   static of(code: ErrorCode, vars?: Record<string, string | number>): ToolError {
     return new ToolError(errorTitle(code), errorMessage(code, vars));
+  }
+  /** An API refusal's body as a ToolError: its code's title ('Error' without one), its message or PROCESS_FAILED's. */
+  static refusal(body: { code?: unknown; message?: string } | undefined): ToolError {
+    const code = isErrorCode(body?.code) ? body.code : undefined;
+    return Object.assign(new ToolError(errorTitle(code), body?.message || errorMessage('PROCESS_FAILED')), { code });
+  }
+  /** Any failure as the page shows it: a ToolError as it is, anything else PROCESS_FAILED. */
+  static from(err: unknown): ToolError {
+    return err instanceof ToolError ? err : ToolError.of('PROCESS_FAILED');
   }
 }
 

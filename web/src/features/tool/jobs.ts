@@ -1,13 +1,4 @@
-import {
-  type ApiErrorBody,
-  type ErrorCode,
-  errorMessage,
-  errorTitle,
-  type ImageJob,
-  isErrorCode,
-  type Operation,
-  type Params,
-} from '@ai-editor/core';
+import { type ApiErrorBody, type ErrorCode, type ImageJob, type Operation, type Params } from '@ai-editor/core';
 
 // The job API the data layer (lib/queries) also reads lives in lib/job-api.ts.
 export { fetchJob, streamJob, ToolError } from '@/lib/job-api';
@@ -66,8 +57,7 @@ export async function submitJob(op: Operation, inputs: JobInputs): Promise<Image
   }
   const body = (await res.json().catch(() => undefined)) as Partial<ImageJob & ApiErrorBody> | undefined;
   if (!res.ok) {
-    const code = isErrorCode(body?.code) ? body.code : undefined;
-    throw new ToolError(errorTitle(code), body?.message || errorMessage('PROCESS_FAILED'));
+    throw ToolError.refusal(body);
   }
   if (!body || typeof body.id !== 'number') throw ToolError.of('NO_IMAGE_ID');
   return body as ImageJob;
@@ -84,8 +74,7 @@ export async function retryJob(id: number): Promise<ImageJob> {
   }
   const body = (await res.json().catch(() => undefined)) as Partial<ImageJob & ApiErrorBody> | undefined;
   if (!res.ok || !body) {
-    const code = isErrorCode(body?.code) ? body.code : undefined;
-    throw new ToolError(errorTitle(code), body?.message || errorMessage('PROCESS_FAILED'));
+    throw ToolError.refusal(body);
   }
   return body as ImageJob;
 }
@@ -107,8 +96,7 @@ export async function cancelJob(id: number): Promise<ImageJob> {
   if (res.status === 409) return fetchJob(id);
   const body = (await res.json().catch(() => undefined)) as Partial<ImageJob & ApiErrorBody> | undefined;
   if (!res.ok || !body) {
-    const code = isErrorCode(body?.code) ? body.code : undefined;
-    throw new ToolError(errorTitle(code), body?.message || errorMessage('PROCESS_FAILED'));
+    throw ToolError.refusal(body);
   }
   return body as ImageJob;
 }

@@ -1,11 +1,4 @@
-import {
-  errorMessage,
-  errorTitle,
-  isErrorCode,
-  type OperationId,
-  type PreparedPhoto,
-  type SelectOnPrepared,
-} from '@ai-editor/core';
+import type { OperationId, PreparedPhoto, SelectOnPrepared } from '@ai-editor/core';
 import { ToolError } from './jobs';
 
 /**
@@ -123,6 +116,5 @@ async function post(path: string, operation: OperationId, init: RequestInit & { 
   }
   if (res.ok) return res;
   const body = (await res.json().catch(() => undefined)) as { code?: string; message?: string } | undefined;
-  const code = isErrorCode(body?.code) ? body.code : undefined;
-  throw Object.assign(new ToolError(errorTitle(code), body?.message || errorMessage('PROCESS_FAILED')), { code });
+  throw ToolError.refusal(body);
 }

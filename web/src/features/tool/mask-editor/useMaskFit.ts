@@ -54,7 +54,7 @@ export function useMaskFit({
       setStatus('The mask now fits the object. Use my painted mask goes back to what you painted.');
     } catch (err) {
       if (abort.signal.aborted) return;
-      const e = err instanceof ToolError ? err : ToolError.of('PROCESS_FAILED');
+      const e = ToolError.from(err);
       setError(e.message);
       setStatus(e.message);
     } finally {

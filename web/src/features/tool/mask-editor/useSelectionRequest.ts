@@ -109,7 +109,7 @@ export function useSelectionRequest({
       setStatus(done);
     } catch (err) {
       if (abort.signal.aborted) return;
-      const e = err instanceof ToolError ? err : ToolError.of('PROCESS_FAILED');
+      const e = ToolError.from(err);
       setStatus(e.message);
       setError(e.message);
     } finally {

@@ -15,7 +15,7 @@ export function CancelJobButton({ jobId }: { jobId: number }) {
     try {
       queryClient.setQueryData(queries.job(jobId).queryKey, await cancelJob(jobId));
     } catch (err) {
-      const e = err instanceof ToolError ? err : ToolError.of('PROCESS_FAILED');
+      const e = ToolError.from(err);
       toast({ variant: 'destructive', title: e.title, description: e.message });
     } finally {
       setCancelling(false);

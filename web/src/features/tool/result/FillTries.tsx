@@ -13,7 +13,7 @@ export function TryAnotherFill({ jobId, onStarted }: { jobId: number; onStarted:
     try {
       onStarted((await retryJob(jobId)).id);
     } catch (err) {
-      const e = err instanceof ToolError ? err : ToolError.of('PROCESS_FAILED');
+      const e = ToolError.from(err);
       toast({ variant: 'destructive', title: e.title, description: e.message });
     } finally {
       setStarting(false);

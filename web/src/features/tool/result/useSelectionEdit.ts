@@ -123,7 +123,7 @@ export function useSelectionEdit({
 
   const fail = (err: unknown) => {
     if (abort.current.signal.aborted) return;
-    const e = err instanceof ToolError ? err : ToolError.of('PROCESS_FAILED');
+    const e = ToolError.from(err);
     setStatus(e.message);
     setError(e.message);
   };

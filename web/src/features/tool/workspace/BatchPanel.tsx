@@ -135,7 +135,7 @@ export function BatchPanel({
         access.onUsed?.();
         if (left !== null) left--;
       } catch (err) {
-        const e = err instanceof ToolError ? err : ToolError.of('PROCESS_FAILED');
+        const e = ToolError.from(err);
         firstError ??= e;
         setItem(index, { refused: e.message });
         // Refused for today: the photos after it would be refused too, so they are not sent.

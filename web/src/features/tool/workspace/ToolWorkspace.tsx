@@ -44,7 +44,7 @@ import { usePhotoIntake } from './usePhotoIntake';
 import { checkImageFile, checkOutput, checkParams } from './validate';
 
 function showError(err: unknown) {
-  const e = err instanceof ToolError ? err : ToolError.of('PROCESS_FAILED');
+  const e = ToolError.from(err);
   toast({ variant: 'destructive', title: e.title, description: e.message });
 }
 
