@@ -1,6 +1,5 @@
 import {
   ACCEPTED_MIME_TYPES,
-  errorMessage,
   extensionFor,
   getOperation,
   type ImageJob,
@@ -15,9 +14,9 @@ import { useSearchParams } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { toast } from '@/components/ui/use-toast';
 import { JobGone, type JobGoneState, jobGoneState } from '@/features/library/JobGone';
 import { usePhotoTools } from '@/features/library/usePhotoTools';
+import { errorToast } from '@/features/tool/errorToast';
 import { fetchBlob, type JobSource } from '@/features/tool/jobs';
 import { CHECKERBOARD } from '@/features/tool/result/ResultCard';
 import { useDownload } from '@/features/tool/result/useDownload';
@@ -26,7 +25,7 @@ import { useLimits } from '@/features/tool/useLimits';
 import { PageFileTarget } from '@/features/tool/workspace/PageFileTarget';
 import { ToolWorkspace } from '@/features/tool/workspace/ToolWorkspace';
 import { UploadArea, useObjectUrl } from '@/features/tool/workspace/UploadArea';
-import { refusePhoto, takeOnePhoto } from '@/features/tool/workspace/usePhotoIntake';
+import { takeOnePhoto } from '@/features/tool/workspace/usePhotoIntake';
 import { queries } from '@/lib/queries';
 import { cn } from '@/lib/utils';
 
@@ -112,7 +111,7 @@ export default function Editor() {
           label="Choose a photo"
           file={null}
           onFile={(f) => f && startWith(f)}
-          onReject={refusePhoto}
+          onReject={errorToast}
           busy={false}
           maxBytes={maxBytes}
         />
@@ -131,8 +130,7 @@ export default function Editor() {
               if (i === 0 && !photo && first?.originalUrl) {
                 fetchBlob(first.originalUrl).then(
                   (b) => setPhoto(new File([b], 'photo', { type: b.type })),
-                  () =>
-                    toast({ variant: 'destructive', title: 'Error', description: errorMessage('IMAGE_LOAD_FAILED') }),
+                  () => errorToast('IMAGE_LOAD_FAILED'),
                 );
               }
             }}

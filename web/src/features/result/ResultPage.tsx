@@ -19,6 +19,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { JobGone, jobGoneState } from '@/features/library/JobGone';
 import { UseInTool } from '@/features/library/UseInTool';
+import { errorToast } from '@/features/tool/errorToast';
 import { jobPercent, stageLabel } from '@/features/tool/jobs';
 import { CancelJobButton } from '@/features/tool/result/CancelJobButton';
 import { ResultGallery, resultUrls } from '@/features/tool/result/ResultCard';
@@ -48,8 +49,7 @@ export default function ResultPage() {
   // A job that is gone (deleted, unknown, someone else's, expired) or cancelled is said in words, not as a failure.
   const gone = jobGoneState(job, error);
   useEffect(() => {
-    if (error && !gone)
-      toast({ variant: 'destructive', title: 'Error', description: errorMessage('IMAGE_LOAD_FAILED') });
+    if (error && !gone) errorToast('IMAGE_LOAD_FAILED');
   }, [error, gone]);
 
   return (
@@ -159,7 +159,7 @@ function JobCard({ job }: { job: ImageJob }) {
   const shown = urls[index];
   const onDownload = () => {
     if (!shown) {
-      toast({ variant: 'destructive', title: 'Error', description: errorMessage('RESULT_NOT_READY') });
+      errorToast('RESULT_NOT_READY');
       return;
     }
     void download(job.downloadUrls?.[index] ?? shown, (blob) => downloadName(job, blob, index));

@@ -2,9 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Loader2, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/use-toast';
 import { queries } from '@/lib/queries';
-import { cancelJob, ToolError } from '../jobs';
+import { failureToast } from '../errorToast';
+import { cancelJob } from '../jobs';
 
 /** Cancels a pending or running job (`POST /api/images/:id/cancel`); the polled view then shows it as cancelled. */
 export function CancelJobButton({ jobId }: { jobId: number }) {
@@ -15,8 +15,7 @@ export function CancelJobButton({ jobId }: { jobId: number }) {
     try {
       queryClient.setQueryData(queries.job(jobId).queryKey, await cancelJob(jobId));
     } catch (err) {
-      const e = ToolError.from(err);
-      toast({ variant: 'destructive', title: e.title, description: e.message });
+      failureToast(err);
     } finally {
       setCancelling(false);
     }

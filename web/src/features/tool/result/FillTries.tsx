@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Loader2, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/use-toast';
-import { fetchTries, retryJob, ToolError } from '../jobs';
+import { failureToast } from '../errorToast';
+import { fetchTries, retryJob } from '../jobs';
 
 /** 'Try another fill': a new job on the same photo and mask with other source choices; no use is counted. */
 export function TryAnotherFill({ jobId, onStarted }: { jobId: number; onStarted: (id: number) => void }) {
@@ -13,8 +13,7 @@ export function TryAnotherFill({ jobId, onStarted }: { jobId: number; onStarted:
     try {
       onStarted((await retryJob(jobId)).id);
     } catch (err) {
-      const e = ToolError.from(err);
-      toast({ variant: 'destructive', title: e.title, description: e.message });
+      failureToast(err);
     } finally {
       setStarting(false);
     }

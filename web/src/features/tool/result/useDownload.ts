@@ -1,7 +1,7 @@
-import { type ErrorCode, errorMessage, errorTitle } from '@ai-editor/core';
+import type { ErrorCode } from '@ai-editor/core';
 import { useState } from 'react';
-import { toast } from '@/components/ui/use-toast';
 import { useServerConfig } from '@/lib/server';
+import { errorToast } from '../errorToast';
 import { fetchBlob, saveBlob } from '../jobs';
 
 /**
@@ -26,11 +26,7 @@ export function useDownload({
   /** `source`: the file's URL, or a maker of the file (the batch's zip, built in the page). */
   const download = async (source: string | (() => Promise<Blob>), fileName: (blob: Blob) => string) => {
     if (!canDownload) {
-      toast({
-        variant: 'destructive',
-        title: errorTitle('DOWNLOAD_RESTRICTED'),
-        description: errorMessage('DOWNLOAD_RESTRICTED'),
-      });
+      errorToast('DOWNLOAD_RESTRICTED');
       return;
     }
     setDownloading(true);
@@ -39,7 +35,7 @@ export function useDownload({
       saveBlob(blob, fileName(blob));
       onSaved?.();
     } catch {
-      toast({ variant: 'destructive', title: errorTitle(failure), description: errorMessage(failure) });
+      errorToast(failure);
     } finally {
       setDownloading(false);
     }

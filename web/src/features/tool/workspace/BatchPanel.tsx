@@ -13,10 +13,10 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Progress } from '@/components/ui/progress';
-import { toast } from '@/components/ui/use-toast';
 import { UsageNotice } from '@/features/auth/UsageNotice';
 import { queries } from '@/lib/queries';
 import { cn } from '@/lib/utils';
+import { errorToast, failureToast } from '../errorToast';
 import { jobPercent, newIdempotencyKey, stageLabel, submitJob, ToolError } from '../jobs';
 import { CHECKERBOARD } from '../result/ResultCard';
 import { useDownload } from '../result/useDownload';
@@ -36,8 +36,6 @@ interface Item {
 }
 
 const DAILY_LIMIT_TITLE = errorTitle('DAILY_LIMIT_REACHED');
-
-const showToast = (e: ToolError) => toast({ variant: 'destructive', title: e.title, description: e.message });
 
 /**
  * Several photos through one tool with the same settings: each photo is its own job and its own use of the daily
@@ -104,14 +102,14 @@ export function BatchPanel({
 
   const start = async () => {
     if (!access.canUse) {
-      showToast(ToolError.of(access.reason ?? 'FEATURE_RESTRICTED'));
+      errorToast(access.reason ?? 'FEATURE_RESTRICTED');
       return;
     }
     let checked: Params;
     try {
       checked = checkParams(op, params);
     } catch (err) {
-      showToast(err as ToolError);
+      failureToast(err);
       return;
     }
     setStarted(true);
@@ -144,7 +142,7 @@ export function BatchPanel({
     }
     setSubmitting(false);
     // One toast is visible at a time: the first refusal speaks for the batch; each photo shows its own.
-    if (firstError) showToast(firstError);
+    if (firstError) failureToast(firstError);
   };
 
   const zip = useDownload({ canDownload: access.canDownload, failure: 'DOWNLOAD_FAILED' });

@@ -1,8 +1,6 @@
 import {
   defaultParams,
-  type ErrorCode,
   errorMessage,
-  errorTitle,
   type ImageJob,
   LIMITS,
   mayTryAgain,
@@ -23,6 +21,7 @@ import { JobGone, jobGoneState } from '@/features/library/JobGone';
 import { UseInTool } from '@/features/library/UseInTool';
 import { queries } from '@/lib/queries';
 import { useServerConfig } from '@/lib/server';
+import { errorToast, failureToast } from '../errorToast';
 import { type JobSource, newIdempotencyKey, submitJob, ToolError } from '../jobs';
 import { MaskEditor, type MaskEditorHandle } from '../mask-editor/MaskEditor';
 import { CancelJobButton } from '../result/CancelJobButton';
@@ -42,14 +41,6 @@ import { RecommendationCard } from './RecommendationCard';
 import { UploadArea, useObjectUrl } from './UploadArea';
 import { usePhotoIntake } from './usePhotoIntake';
 import { checkImageFile, checkOutput, checkParams } from './validate';
-
-function showError(err: unknown) {
-  const e = ToolError.from(err);
-  toast({ variant: 'destructive', title: e.title, description: e.message });
-}
-
-const errorToast = (code: ErrorCode) =>
-  toast({ variant: 'destructive', title: errorTitle(code), description: errorMessage(code) });
 
 /** `?from=ID&index=I`: the result a chained job starts from; `?job=ID`: the job this page shows. */
 function numberParam(search: URLSearchParams, name: string): number | null {
@@ -177,7 +168,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
     if (jobId === null || reported.current === jobId) return;
     if (pollError) {
       reported.current = jobId;
-      if (!goneForGood) showError(pollError);
+      if (!goneForGood) failureToast(pollError);
     } else if (job?.status === 'failed') {
       reported.current = jobId;
       if (job.metadata.errorCode === 'CANCELLED') toast({ title: 'Cancelled', description: 'The job was cancelled.' });
@@ -246,7 +237,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
       showJob(created.id);
       access.onUsed?.();
     } catch (err) {
-      showError(err);
+      failureToast(err);
     } finally {
       sending.current = false;
       setSubmitting(false);

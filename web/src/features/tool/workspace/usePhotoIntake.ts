@@ -1,13 +1,8 @@
-import { type ErrorCode, errorMessage, errorTitle, type Operation } from '@ai-editor/core';
+import type { Operation } from '@ai-editor/core';
 import { useState } from 'react';
-import { toast } from '@/components/ui/use-toast';
+import { errorToast } from '../errorToast';
 import { batchable, MAX_BATCH } from './batch';
 import { checkPhoto } from './validate';
-
-/** Tells the visitor why a photo was not taken, with the catalogue's title and message. */
-export function refusePhoto(code: ErrorCode, vars?: Record<string, string | number>): void {
-  toast({ variant: 'destructive', title: errorTitle(code), description: errorMessage(code, vars) });
-}
 
 /**
  * Exactly one photo, checked with the server's rules (and decoded), goes to `setFile`; anything else is refused.
@@ -19,10 +14,10 @@ export async function takeOnePhoto(
   maxBytes?: number,
   onChecking?: (checking: boolean) => void,
 ): Promise<void> {
-  if (files.length > 1) return refusePhoto('TOO_MANY_FILES');
+  if (files.length > 1) return errorToast('TOO_MANY_FILES');
   onChecking?.(true);
   const code = await checkPhoto(files[0], maxBytes).finally(() => onChecking?.(false));
-  if (code) return refusePhoto(code);
+  if (code) return errorToast(code);
   setFile(files[0] as File);
 }
 
@@ -41,7 +36,7 @@ export function usePhotoIntake(
   const canBatch = batchable(op);
   const take = (files: File[]) => {
     if (files.length > 1 && canBatch) {
-      if (files.length > MAX_BATCH) return refusePhoto('BATCH_TOO_MANY', { max: MAX_BATCH });
+      if (files.length > MAX_BATCH) return errorToast('BATCH_TOO_MANY', { max: MAX_BATCH });
       setBatch(files);
       return;
     }
