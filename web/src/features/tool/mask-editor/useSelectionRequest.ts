@@ -1,8 +1,8 @@
 import type { OperationId } from '@ai-editor/core';
 import { type RefObject, useEffect, useRef, useState } from 'react';
-import { ToolError } from '../jobs';
 import { type ClickMode, PreparedSelection, type SelectionPrompt } from '../selectObject';
 import { type Stroke, selectionLayer } from './mask';
+import { useMaskRequest } from './useMaskRequest';
 
 type Point = { x: number; y: number; label: 0 | 1 };
 type Box = { x0: number; y0: number; x1: number; y1: number };
@@ -45,18 +45,13 @@ export function useSelectionRequest({
   /** Whether a stroke is on the canvas (not undone). */
   has(stroke: Stroke): boolean;
 }) {
-  const [selecting, setSelecting] = useState(false);
-  const [status, setStatus] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const request = useMaskRequest(file);
   const [current, setCurrent] = useState<Current | null>(null);
-  const selectAbort = useRef<AbortController | null>(null);
   const prepared = useRef<{ photo: PreparedSelection; abort: AbortController } | null>(null);
 
   useEffect(() => {
-    setError(null);
     setCurrent(null);
     return () => {
-      selectAbort.current?.abort();
       prepared.current?.abort.abort();
       prepared.current = null;
     };
@@ -92,32 +87,21 @@ export function useSelectionRequest({
 
   const run = async (ask: { points: Point[]; box?: Box; level: number }, done: string) => {
     const s = scale();
-    if (!s || selecting) return;
-    const abort = new AbortController();
-    selectAbort.current = abort;
-    setSelecting(true);
-    setError(null);
-    setStatus('Selecting the object…');
-    try {
-      const answer = await photo().select(() => ask);
-      const layer = await selectionLayer(answer.mask, s.canvas.width, s.canvas.height);
-      if (abort.signal.aborted) return;
-      const stroke: Stroke = { kind: 'select', layer };
-      if (live) remove(live.stroke);
-      add(stroke, true);
-      setCurrent({ ...ask, smaller: answer.smaller, larger: answer.larger, stroke });
-      setStatus(done);
-    } catch (err) {
-      if (abort.signal.aborted) return;
-      const e = ToolError.from(err);
-      setStatus(e.message);
-      setError(e.message);
-    } finally {
-      if (selectAbort.current === abort) {
-        selectAbort.current = null;
-        setSelecting(false);
-      }
-    }
+    if (!s) return;
+    await request.run(
+      'Selecting the object…',
+      async () => {
+        const answer = await photo().select(() => ask);
+        return { answer, layer: await selectionLayer(answer.mask, s.canvas.width, s.canvas.height) };
+      },
+      ({ answer, layer }) => {
+        const stroke: Stroke = { kind: 'select', layer };
+        if (live) remove(live.stroke);
+        add(stroke, true);
+        setCurrent({ ...ask, smaller: answer.smaller, larger: answer.larger, stroke });
+        return done;
+      },
+    );
   };
 
   /** A click or a box on the canvas (canvas pixels). */
@@ -156,9 +140,9 @@ export function useSelectionRequest({
   };
 
   return {
-    selecting,
-    status,
-    error,
+    selecting: request.busy,
+    status: request.status,
+    error: request.error,
     select,
     step,
     canSmaller: Boolean(live && !live.box && live.smaller > 0),
