@@ -63,20 +63,25 @@ export async function submitJob(op: Operation, inputs: JobInputs): Promise<Image
   return body as ImageJob;
 }
 
-/** `POST /api/images/:id/cancel`: the job as it is now (a job that already finished is simply read again). */
-/** Another try of a fill job on the same photo and mask (`POST /api/images/:id/retry`; no use is counted). */
-export async function retryJob(id: number): Promise<ImageJob> {
-  let res: Response;
+/** `POST /api/images/:id/<action>`; no answer at all is PROCESS_FAILED. */
+async function postJobAction(id: number, action: 'retry' | 'cancel'): Promise<Response> {
   try {
-    res = await fetch(`/api/images/${id}/retry`, { method: 'POST', credentials: 'include' });
+    return await fetch(`/api/images/${id}/${action}`, { method: 'POST', credentials: 'include' });
   } catch {
     throw ToolError.of('PROCESS_FAILED');
   }
+}
+
+/** The job an action answered; a refusal as a ToolError. */
+async function answeredJob(res: Response): Promise<ImageJob> {
   const body = (await res.json().catch(() => undefined)) as Partial<ImageJob & ApiErrorBody> | undefined;
-  if (!res.ok || !body) {
-    throw ToolError.refusal(body);
-  }
+  if (!res.ok || !body) throw ToolError.refusal(body);
   return body as ImageJob;
+}
+
+/** Another try of a fill job on the same photo and mask (`POST /api/images/:id/retry`; no use is counted). */
+export async function retryJob(id: number): Promise<ImageJob> {
+  return answeredJob(await postJobAction(id, 'retry'));
 }
 
 /** A fill job and its other tries, the first first (`GET /api/images/:id/tries`). */
@@ -86,19 +91,10 @@ export async function fetchTries(id: number): Promise<ImageJob[]> {
   return ((await res.json()) as { tries: ImageJob[] }).tries;
 }
 
+/** `POST /api/images/:id/cancel`: the job as it is now (a job that already finished is simply read again). */
 export async function cancelJob(id: number): Promise<ImageJob> {
-  let res: Response;
-  try {
-    res = await fetch(`/api/images/${id}/cancel`, { method: 'POST', credentials: 'include' });
-  } catch {
-    throw ToolError.of('PROCESS_FAILED');
-  }
-  if (res.status === 409) return fetchJob(id);
-  const body = (await res.json().catch(() => undefined)) as Partial<ImageJob & ApiErrorBody> | undefined;
-  if (!res.ok || !body) {
-    throw ToolError.refusal(body);
-  }
-  return body as ImageJob;
+  const res = await postJobAction(id, 'cancel');
+  return res.status === 409 ? fetchJob(id) : answeredJob(res);
 }
 
 /** Fetches a file as a blob (cookies included); throws on any non-OK answer. */
