@@ -1,6 +1,6 @@
-import { Link } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Card, CardContent } from '@/components/ui/card';
+import { TextLink } from '@/components/ui/text-link';
 import { useToolOffer } from '@/features/tool/useEngine';
 
 // The tool count is the one the landing page gives: the catalogue less what this server cannot run.
@@ -48,15 +48,8 @@ export default function About() {
         </section>
       </div>
       <p className="mt-12 text-muted-foreground">
-        Want to help? See our{' '}
-        <Link to="/careers" className="text-primary underline">
-          open positions
-        </Link>{' '}
-        or{' '}
-        <Link to="/contact" className="text-primary underline">
-          get in touch
-        </Link>
-        .
+        Want to help? See our <TextLink to="/careers">open positions</TextLink> or{' '}
+        <TextLink to="/contact">get in touch</TextLink>.
       </p>
     </Page>
   );

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { TextLink } from '@/components/ui/text-link';
 import { UnavailableBadge } from '@/features/tool/UnavailableBadge';
 import { useToolOffer } from '@/features/tool/useEngine';
 
@@ -60,11 +61,8 @@ export default function AiApps() {
           ))}
         </ul>
         <p className="mt-6 text-muted-foreground">
-          Want several tools on one photo? The{' '}
-          <Link to="/editor" className="text-primary underline">
-            editor
-          </Link>{' '}
-          chains them, step by step, and suggests tools for the photo you drop on it.
+          Want several tools on one photo? The <TextLink to="/editor">editor</TextLink> chains them, step by step, and
+          suggests tools for the photo you drop on it.
         </p>
       </section>
       {off.length > 0 && (

@@ -2,10 +2,10 @@ import { CONTACT_LIMITS, type ContactErrors, type ContactInput, validateContact 
 import { useMutation } from '@tanstack/react-query';
 import { Loader2, Send } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { Link } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
 import { Input, Label, Textarea } from '@/components/ui/input';
+import { TextLink } from '@/components/ui/text-link';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, apiRequest } from '@/lib/api';
 
@@ -76,15 +76,8 @@ export default function Contact() {
         </Button>
       </form>
       <p className="mt-6 text-muted-foreground">
-        Before writing, you may find your answer in the{' '}
-        <Link to="/faq" className="text-primary underline">
-          FAQ
-        </Link>{' '}
-        or the{' '}
-        <Link to="/docs/troubleshooting" className="text-primary underline">
-          troubleshooting guide
-        </Link>
-        .
+        Before writing, you may find your answer in the <TextLink to="/faq">FAQ</TextLink> or the{' '}
+        <TextLink to="/docs/troubleshooting">troubleshooting guide</TextLink>.
       </p>
     </Page>
   );

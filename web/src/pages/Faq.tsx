@@ -1,7 +1,7 @@
 import { LIMITS } from '@ai-editor/core';
-import { Link } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion';
+import { TextLink } from '@/components/ui/text-link';
 import { MAX_BATCH } from '@/features/tool/workspace/batch';
 import { DAILY_USES, MAX_UPLOAD_TEXT, RETENTION_TEXT } from '@/lib/limits';
 
@@ -56,15 +56,8 @@ export default function Faq() {
         ))}
       </Accordion>
       <p className="mt-8 text-muted-foreground">
-        Still have questions? Read the{' '}
-        <Link to="/docs" className="text-primary underline">
-          documentation
-        </Link>{' '}
-        or{' '}
-        <Link to="/contact" className="text-primary underline">
-          contact us
-        </Link>
-        .
+        Still have questions? Read the <TextLink to="/docs">documentation</TextLink> or{' '}
+        <TextLink to="/contact">contact us</TextLink>.
       </p>
     </Page>
   );

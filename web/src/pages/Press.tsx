@@ -1,7 +1,7 @@
 import { Download } from 'lucide-react';
-import { Link } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { TextLink } from '@/components/ui/text-link';
 
 const ARTICLES = [
   {
@@ -60,10 +60,8 @@ export default function Press() {
       <h2 className="mb-4 mt-12 text-2xl font-semibold">Press contact</h2>
       <p className="text-muted-foreground">
         For interviews, images and information, write to our press team through the{' '}
-        <Link to="/contact" className="text-primary underline">
-          contact form
-        </Link>{' '}
-        and mention "Press" in your message. We answer within two working days.
+        <TextLink to="/contact">contact form</TextLink> and mention "Press" in your message. We answer within two
+        working days.
       </p>
     </Page>
   );

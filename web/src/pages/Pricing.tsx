@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { TextLink } from '@/components/ui/text-link';
 import { DAILY_USES, RETENTION_TEXT } from '@/lib/limits';
 
 // The original perks list, corrected to what the product does: signed-in users have a daily allowance per
@@ -46,15 +47,8 @@ export default function Pricing() {
       </Card>
       <p className="mt-8 text-muted-foreground">
         Guests can try Face Enhancement without an account. After the beta some features may become premium; beta users
-        will get special benefits when that happens. Questions? See the{' '}
-        <Link to="/faq" className="text-primary underline">
-          FAQ
-        </Link>{' '}
-        or{' '}
-        <Link to="/contact" className="text-primary underline">
-          contact us
-        </Link>
-        .
+        will get special benefits when that happens. Questions? See the <TextLink to="/faq">FAQ</TextLink> or{' '}
+        <TextLink to="/contact">contact us</TextLink>.
       </p>
     </Page>
   );

@@ -2,10 +2,10 @@ import type { ApiKey, CreatedKey } from '@ai-editor/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, KeyRound, Loader2, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
 import { Input, Label } from '@/components/ui/input';
+import { TextLink } from '@/components/ui/text-link';
 import { toast } from '@/components/ui/use-toast';
 import { useMe } from '@/features/auth/api';
 import { useAuth } from '@/features/auth/useAuth';
@@ -79,10 +79,7 @@ export default function ApiKeys() {
   const lead = (
     <>
       Programs send a key as <code>Authorization: Bearer aie_…</code> and act as you, with your daily uses. See the{' '}
-      <Link to="/api-docs" className="text-primary underline">
-        API documentation
-      </Link>
-      .
+      <TextLink to="/api-docs">API documentation</TextLink>.
     </>
   );
   if (me && !uid) {

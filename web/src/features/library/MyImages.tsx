@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Page } from '@/components/layout/Page';
 import { Button } from '@/components/ui/button';
+import { TextLink } from '@/components/ui/text-link';
 import { toast } from '@/components/ui/use-toast';
 import { useMe } from '@/features/auth/api';
 import { deleteAllImages, deleteImage } from '@/features/library/api';
@@ -120,11 +121,7 @@ export default function MyImages() {
           <ImageOff className="mx-auto mb-3 h-10 w-10 text-muted-foreground" aria-hidden />
           <p className="font-medium">No images yet</p>
           <p className="mt-1 text-sm text-muted-foreground">
-            What you make with the{' '}
-            <Link to="/ai-apps" className="text-primary underline">
-              AI tools
-            </Link>{' '}
-            appears here.
+            What you make with the <TextLink to="/ai-apps">AI tools</TextLink> appears here.
           </p>
         </div>
       ) : (

@@ -4,6 +4,7 @@ import type * as React from 'react';
 import { Link } from 'react-router';
 import { useTitle } from '@/components/layout/Page';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { TextLink } from '@/components/ui/text-link';
 import { useEngineAvailability } from '../useEngine';
 import { AdBlock } from './AdBlock';
 
@@ -77,10 +78,7 @@ export function ComingSoon({ op }: { op: Operation }) {
         <CardTitle as="h2">Coming soon</CardTitle>
         <CardDescription>
           {op.name} is not available yet. We are working on it: check back soon, or try one of our other{' '}
-          <Link to="/ai-apps" className="text-primary underline">
-            AI apps
-          </Link>
-          .
+          <TextLink to="/ai-apps">AI apps</TextLink>.
         </CardDescription>
       </CardHeader>
     </Card>
