@@ -111,30 +111,36 @@ function Endpoint({ method, path, op }: { method: string; path: string; op: Open
   );
 }
 
-/** Copy-paste examples of the whole round trip: submit with a key (and a webhook), wait, download. */
+/**
+ * Copy-paste examples of the whole round trip: submit with a key, wait, download; then webhooks. Each runs as shown
+ * against this server (`base`) with a key in AIE_KEY and a photo.jpg beside it, each on a tool of its own (a day's
+ * uses are 2 per tool); a webhook receiver on the server's machine needs WEBHOOK_ALLOW_PRIVATE=true, as it says.
+ */
 function examples(base: string): { title: string; code: string }[] {
   return [
     {
       title: 'curl',
       code: `export AIE_KEY=aie_...   # API keys page, under the account menu
-# Submit: background removal on a white background, as JPEG; the webhook is called when the job ends
+# Submit: background removal of photo.jpg (any JPEG, PNG or WebP) on a white background, as JPEG
 curl -s -H "Authorization: Bearer $AIE_KEY" -F operation=background-removal -F file=@photo.jpg \\
-  -F background=#ffffff -F format=jpeg -F quality=85 -F webhook=https://example.com/hooks/aie \\
-  ${base}/api/images                     # -> 201 {"id":42,"status":"pending",...}; RateLimit-Remaining: 1
-# Wait (or let the webhook tell you): poll until status is completed or failed
-curl -s -H "Authorization: Bearer $AIE_KEY" ${base}/api/images/42
+  -F background=#ffffff -F format=jpeg -F quality=85 \\
+  ${base}/api/images | tee job.json      # 201 {"id":42,"status":"pending",...}; or {"code":...,"message":...}
+ID=$(sed 's/^{"id":\\([0-9]*\\).*/\\1/' job.json)
+# Wait: poll while the job is pending (it ends completed or failed)
+while curl -s -H "Authorization: Bearer $AIE_KEY" ${base}/api/images/$ID | grep -q '"status":"pending"'; do sleep 1; done
 # Download
-curl -s -H "Authorization: Bearer $AIE_KEY" -o cutout.jpg ${base}/api/images/42/download/0`,
+curl -s -H "Authorization: Bearer $AIE_KEY" -o cutout.jpg ${base}/api/images/$ID/download/0`,
     },
     {
       title: 'TypeScript (the typed client, @ai-editor/client: openapi-fetch)',
-      code: `import fs from 'node:fs';
+      code: `// example.mts in AI Editor's folder (client/ is its workspace package), run as: node --import tsx example.mts
+import fs from 'node:fs';
 import { createApiClient, submitForm } from '@ai-editor/client';
 
 const api = createApiClient({ baseUrl: '${base}', key: process.env.AIE_KEY });
 const { data: job, error } = await api.POST('/api/images', {
   body: submitForm({
-    operation: 'background-removal',
+    operation: 'denoising',
     file: new Blob([fs.readFileSync('photo.jpg')], { type: 'image/jpeg' }),
     format: 'webp',
   }) as never,
@@ -146,7 +152,7 @@ while (done.status === 'pending') {
   done = (await api.GET('/api/images/{id}', { params: { path: { id: String(job.id) } } })).data!;
 }
 const file = await fetch('${base}' + done.downloadUrls[0], { headers: { authorization: \`Bearer \${process.env.AIE_KEY}\` } });
-fs.writeFileSync('cutout.webp', Buffer.from(await file.arrayBuffer()));`,
+fs.writeFileSync('denoised.webp', Buffer.from(await file.arrayBuffer()));`,
     },
     {
       title: 'Python (requests)',
@@ -167,8 +173,10 @@ if job['status'] == 'failed':
 open('mask.png', 'wb').write(requests.get(base + job['downloadUrls'][0], headers=headers).content)`,
     },
     {
-      title: 'Verifying a webhook (Standard Webhooks; any of its libraries works too)',
-      code: `import crypto from 'node:crypto';
+      title: 'Webhooks: a receiver that checks the signature (Standard Webhooks; any of its libraries works too)',
+      code: `// receiver.mjs, run as: AIE_WEBHOOK_SECRET=whsec_... node receiver.mjs   (the key's webhook secret, shown with it)
+import crypto from 'node:crypto';
+import http from 'node:http';
 
 // headers webhook-id, webhook-timestamp, webhook-signature ("v1,<base64>"); body: the raw request body
 function verify(secret, headers, body) {
@@ -177,7 +185,29 @@ function verify(secret, headers, body) {
   const expected = crypto.createHmac('sha256', key).update(signed).digest('base64');
   const fresh = Math.abs(Date.now() / 1000 - Number(headers['webhook-timestamp'])) < 300;
   return fresh && headers['webhook-signature'].split(' ').some((s) => s === \`v1,\${expected}\`);
-}`,
+}
+
+http
+  .createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const ok = verify(process.env.AIE_WEBHOOK_SECRET, req.headers, body);
+      res.writeHead(ok ? 204 : 401).end();
+      if (ok) console.log(JSON.parse(body).type, JSON.parse(body).data.status);   // job.completed completed
+    });
+  })
+  .listen(8080);`,
+    },
+    {
+      title: 'Webhooks: a job that calls the receiver',
+      code: `# The server calls public addresses only: give it your receiver's public URL. A receiver on the server's own
+# machine, as here, is refused (422) unless the server runs with WEBHOOK_ALLOW_PRIVATE=true (tests, closed networks)
+curl -s -H "Authorization: Bearer $AIE_KEY" -F operation=pencil-sketch -F file=@photo.jpg \\
+  -F webhook=http://localhost:8080/hooks/aie ${base}/api/images | tee job.json
+ID=$(sed 's/^{"id":\\([0-9]*\\).*/\\1/' job.json)
+# Once the job has ended, its deliveries: status, attempts, the receiver's last answer
+curl -s -H "Authorization: Bearer $AIE_KEY" ${base}/api/images/$ID/webhooks`,
     },
   ];
 }
@@ -195,7 +225,10 @@ function Examples() {
         <code>RateLimit-Reset</code> (seconds to midnight UTC). Every tool takes <code>format</code> (<code>png</code>,{' '}
         <code>jpeg</code>, <code>webp</code>) and <code>quality</code> (1–100). With <code>webhook</code>, the job is
         POSTed to your URL when it completes or fails, signed with the key's webhook secret (Standard Webhooks), and
-        retried for a day; its deliveries are at <code>/api/images/:id/webhooks</code>.
+        retried for a day; its deliveries are at <code>/api/images/:id/webhooks</code>. The URL must reach a public
+        address: loopback and private ones are refused unless the server runs with{' '}
+        <code>WEBHOOK_ALLOW_PRIVATE=true</code>. The examples expect your key in <code>AIE_KEY</code> and a photo named{' '}
+        <code>photo.jpg</code> in the current folder.
       </p>
       {examples(base).map((e) => (
         <div key={e.title} className="space-y-2">
