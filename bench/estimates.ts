@@ -1,22 +1,23 @@
 /**
  * Estimates against the truth: every local operation run warm on a small (548x342), a medium (1024x1024) and a
  * 12-megapixel (4000x3000) photo, the mask tools with a small mask (a brushed object over 0.5 % of the photo) and a
- * large one (12 %), each run as an engine host runs it (PNG in, PNG out). Prints the expected time of
- * core/src/durations.ts beside the measured one, their ratio, and whether it is within 2x; sizes whose output the
- * catalogue refuses (OUTPUT_TOO_LARGE) are left out. Then, per operation, the fixed + per-megapixel pair that fits the
- * measured times best in relative terms (what the table should hold), and the lane each estimate puts a 1-megapixel
- * job in. The machine's load is printed: on a shared machine wall times follow it, so the process's CPU time C is
- * printed beside them and is what the check and the fit use. On the idle 2-core machine the estimates are for, a job
- * takes between C / 2 (its work split evenly over two threads) and C (one thread), so an estimate E is within 2x of
- * the idle time however the engine's work is threaded exactly when C / 2 <= E <= C (ratio E / C in 0.5-1); the fit
- * aims at C / sqrt 2, the middle of that range on a log scale.
+ * large one (12 %), each run as an engine host runs it (PNG in, PNG out). Prints the expected time (expectedMs, from
+ * the `cost` of the operation's catalogue entry, core/src/catalogue/) beside the measured one, their ratio, and
+ * whether it is within 2x; sizes whose output the catalogue refuses (OUTPUT_TOO_LARGE) are left out. Then, per
+ * operation and settings, the fixed + per-megapixel pair that fits the measured times best in relative terms, written
+ * as the entry's `cost` should hold it, and the lane each estimate puts a 1-megapixel job in. The machine's load is
+ * printed: on a shared machine wall times follow it, so the process's CPU time C is printed beside them and is what
+ * the check and the fit use. On the idle 2-core machine the estimates are for, a job takes between C / 2 (its work
+ * split evenly over two threads) and C (one thread), so an estimate E is within 2x of the idle time however the
+ * engine's work is threaded exactly when C / 2 <= E <= C (ratio E / C in 0.5-1); the fit aims at C / sqrt 2, the
+ * middle of that range on a log scale.
  * Run: npm run bench:estimates   (BENCH_ONLY=object-removal,denoising to pick operations; BENCH_RUNS=1 timed runs)
  */
 import os from 'node:os';
 import path from 'node:path';
 import {
   checkOutputSize,
-  EXPECTED_COSTS,
+  type ExpectedCost,
   expectedMs,
   getOperation,
   LEARNED_FILL_MAX_PIXELS,
@@ -171,8 +172,17 @@ function fit(runs: Row[]): { fixedMs: number; msPerMegapixel: number } {
   return { fixedMs: Math.round(fixed), msPerMegapixel: Math.round(perMp) };
 }
 
+/** A cost as its catalogue entry writes it (the entry's `cost` in core/src/catalogue/<family>.ts). */
+function written(c: ExpectedCost): string {
+  const fields = [`fixedMs: ${c.fixedMs}`, `msPerMegapixel: ${c.msPerMegapixel}`];
+  if (c.learnedFillMs) fields.push(`learnedFillMs: ${c.learnedFillMs}`);
+  const when = c.scaledWhen;
+  if (when) fields.push(`scaledWhen: { param: '${when.param}', value: '${when.value}', times: ${when.times} }`);
+  return `{ ${fields.join(', ')} }`;
+}
+
 console.log(
-  '\nper operation: the table now, the best fit of these runs (fixed + per MP [+ learned fill]), the worst ratio of each to C / sqrt 2 (within 2x of the idle time however threaded when <= 1.41), lane at 1 MP',
+  "\nper operation and settings: the `cost` of its catalogue entry now (core/src/catalogue/), its worst ratio to C / sqrt 2 (within 2x of the idle time however threaded when <= 1.41), the best fit of these runs written as that `cost` (settings its `scaledWhen` names: the `times` the fit asks of the entry's per-megapixel part), the fit's worst ratio, lane at 1 MP",
 );
 const byOp = new Map<string, Row[]>();
 for (const r of rows) {
@@ -183,19 +193,23 @@ const worst = (rs: Row[], est: (r: Row) => number) =>
   rs.reduce((w, r) => Math.max(w, est(r) / (r.measured / Math.SQRT2), r.measured / Math.SQRT2 / est(r)), 1);
 for (const [key, rs] of byOp) {
   const { op, params } = rs[0] as Row;
-  const table = EXPECTED_COSTS[op];
+  const cost = getOperation(op).cost;
   // The mask tools' learned-fill runs are fitted after the rest: their median excess over the line.
   const f = fit(rs.filter((r) => !r.learned));
   const line = (r: Row) => f.fixedMs + f.msPerMegapixel * r.megapixels;
   const excess = rs.filter((r) => r.learned).map((r) => r.measured / Math.SQRT2 - line(r));
   const learnedFillMs = excess.length ? Math.round(excess.sort((a, b) => a - b)[excess.length >> 1] as number) : 0;
   const fitted = (r: Row) => line(r) + (r.learned ? learnedFillMs : 0);
+  const when = cost.scaledWhen;
+  const scaled = when && params[when.param] === when.value;
   console.log(
     [
       key,
-      `${table.fixedMs}+${table.msPerMegapixel}${table.learnedFillMs ? `+${table.learnedFillMs}` : ''}`,
+      written(cost),
       worst(rs, (r) => r.estimate).toFixed(2),
-      `${f.fixedMs}+${f.msPerMegapixel}${learnedFillMs ? `+${learnedFillMs}` : ''}`,
+      scaled
+        ? `scaledWhen times: ${(f.msPerMegapixel / cost.msPerMegapixel).toFixed(2)} (fixedMs ${f.fixedMs})`
+        : written({ fixedMs: f.fixedMs, msPerMegapixel: f.msPerMegapixel, learnedFillMs }),
       worst(rs, fitted).toFixed(2),
       laneOf(expectedMs(op, { width: 1000, height: 1000 }, params)),
     ].join('\t'),

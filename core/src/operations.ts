@@ -29,6 +29,7 @@ import { BACKGROUND_REMOVAL, IMAGE_INPAINTING, IMAGE_SEGMENTATION, OBJECT_REMOVA
 export {
   type BooleanParam,
   COLOR_PATTERN,
+  type ExpectedCost,
   type InputKind,
   type NumberParam,
   type OperationStatus,

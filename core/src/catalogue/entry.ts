@@ -50,6 +50,26 @@ export interface SelectParam extends ParamBase {
 }
 export type ParamDef = TextParam | NumberParam | BooleanParam | SelectParam;
 
+/**
+ * How long one job is expected to take on the local engines, warm, on an idle 2-core machine with two inference
+ * threads: a fixed part plus a part per megapixel of the photo, and for the mask tools the learned fill's time when
+ * the painted area is small enough for it (durations.ts `expectedMs` reads it). Fitted with `npm run bench:estimates`
+ * (every local operation on a small, a medium and a 12 MP photo, the mask tools with a small and a large mask; its
+ * fit aims between the job's CPU time and half of it, the idle time on one thread or two); remote engines are the
+ * provider's typical time.
+ */
+export interface ExpectedCost {
+  fixedMs: number;
+  msPerMegapixel: number;
+  /** Mask tools: the learned fill's time, added when at most LEARNED_FILL_MAX_PIXELS are painted. */
+  learnedFillMs?: number;
+  /**
+   * The per-megapixel part times `times` when parameter `param` is `value`: a tool whose work follows its result
+   * (face enhancement's 2x upscales the whole photo; super-resolution's network runs on the photo, so it has none).
+   */
+  scaledWhen?: { param: string; value: string; times: number };
+}
+
 /** What every catalogue entry must look like; `Operation` is the same with its id narrowed to the known ones. */
 export interface OperationDef {
   id: string;
@@ -65,6 +85,7 @@ export interface OperationDef {
   guestAccess: boolean;
   popular?: boolean;
   params: readonly ParamDef[];
+  cost: ExpectedCost;
   whyChoose: readonly string[];
   tutorial: readonly { title: string; text: string }[];
 }

@@ -23,6 +23,7 @@ export const FACE_ENHANCEMENT = {
       ],
     },
   ],
+  cost: { fixedMs: 1000, msPerMegapixel: 350, scaledWhen: { param: 'scale', value: '2', times: 2.5 } },
   whyChoose: [
     'Finds every face in the photo automatically',
     'Sharpens eyes, skin and hair without a plastic look',
@@ -75,6 +76,7 @@ export const STYLE_TRANSFER = {
     { kind: 'number', name: 'num_steps', label: 'Steps', default: 50, min: 20, max: 100, step: 1, slider: true },
     { kind: 'number', name: 'num_outputs', label: 'Outputs', default: 1, min: 1, max: 4, step: 1 },
   ],
+  cost: { fixedMs: 30_000, msPerMegapixel: 0 },
   whyChoose: [
     'Keeps the person recognisable',
     'Any style you can describe',
@@ -95,6 +97,7 @@ export const FACE_AGING = {
   params: [
     { kind: 'number', name: 'target_age', label: 'Target age', default: 70, min: 10, max: 90, step: 1, slider: true },
   ],
+  cost: { fixedMs: 20_000, msPerMegapixel: 0 },
   whyChoose: ['Any age from 10 to 90', 'Keeps identity', 'Works on portraits', 'PNG output'],
   tutorial: uploadTutorial('Pick the age to show. The result is a close-up of the face, 1024x1024.'),
 } as const satisfies OperationDef;
@@ -108,6 +111,7 @@ export const FACE_SWAP = {
   status: 'working',
   guestAccess: false,
   params: [],
+  cost: { fixedMs: 20_000, msPerMegapixel: 0 },
   whyChoose: ['Two photos in, one out', 'Matches skin tone and light', 'Works on portraits', 'PNG output'],
   tutorial: [
     { title: 'Target', text: 'Upload the photo whose person should get a new face.' },

@@ -28,6 +28,7 @@ export const TEXT2IMG = {
     { kind: 'boolean', name: 'apply_watermark', label: 'Apply watermark', default: false },
     { kind: 'number', name: 'num_inference_steps', label: 'Steps', default: 25, min: 1, max: 50, step: 1 },
   ],
+  cost: { fixedMs: 20_000, msPerMegapixel: 0 },
   whyChoose: [
     'High-resolution 768x768 images from a sentence',
     'Expert refiner for crisp detail',
@@ -89,6 +90,7 @@ export const TEXT_TO_IMAGE_DIFFUSION = {
       slider: true,
     },
   ],
+  cost: { fixedMs: 20_000, msPerMegapixel: 0 },
   whyChoose: [
     'Fine control over guidance and sampling steps',
     'Choice of schedulers',

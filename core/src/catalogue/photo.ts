@@ -22,6 +22,7 @@ export const SUPER_RESOLUTION = {
       ],
     },
   ],
+  cost: { fixedMs: 200, msPerMegapixel: 9000 },
   whyChoose: [
     'Sharper than ordinary resizing',
     '2x or 4x enlargement',
@@ -40,6 +41,7 @@ export const COLORIZATION = {
   status: 'working',
   guestAccess: false,
   params: [],
+  cost: { fixedMs: 15_000, msPerMegapixel: 0 },
   whyChoose: [
     'Natural skin tones and skies',
     'Works on old family photos',
@@ -60,6 +62,7 @@ export const DENOISING = {
   params: [
     { kind: 'number', name: 'strength', label: 'Strength', default: 50, min: 1, max: 100, step: 1, slider: true },
   ],
+  cost: { fixedMs: 100, msPerMegapixel: 1300 },
   whyChoose: [
     'Cleans high-ISO and low-light noise',
     'Edges and texture stay crisp',
@@ -78,6 +81,7 @@ export const CARTOONIZATION = {
   status: 'working',
   guestAccess: false,
   params: [],
+  cost: { fixedMs: 135, msPerMegapixel: 100 },
   whyChoose: ['Flat colour regions', 'Clean outlines', 'Faces stay recognisable', 'PNG output'],
   tutorial: uploadTutorial('Nothing to set.'),
 } as const satisfies OperationDef;
@@ -102,6 +106,7 @@ export const PENCIL_SKETCH = {
       ],
     },
   ],
+  cost: { fixedMs: 10, msPerMegapixel: 130 },
   whyChoose: ['Graphite or coloured pencil', 'Keeps the important edges', 'Ready in a second', 'PNG output'],
   tutorial: uploadTutorial('Choose graphite or coloured pencil.'),
 } as const satisfies OperationDef;
@@ -117,6 +122,7 @@ export const HDR_ENHANCEMENT = {
   params: [
     { kind: 'number', name: 'strength', label: 'Strength', default: 50, min: 1, max: 100, step: 1, slider: true },
   ],
+  cost: { fixedMs: 100, msPerMegapixel: 250 },
   whyChoose: ['Brighter shadows', 'More local contrast', 'No colour shift', 'No new blown highlights'],
   tutorial: uploadTutorial('Raise the strength for darker photos.'),
 } as const satisfies OperationDef;
@@ -155,6 +161,7 @@ export const PHOTO_RESTORATION = {
     },
     { kind: 'boolean', name: 'enhance_faces', label: 'Enhance faces', default: true },
   ],
+  cost: { fixedMs: 800, msPerMegapixel: 2600 },
   whyChoose: ['Finds scratches and dust', 'Reduces grain', 'Sharpens faces', 'Never invents colour'],
   tutorial: uploadTutorial('Optionally paint over scratches the automatic detection misses.'),
 } as const satisfies OperationDef;

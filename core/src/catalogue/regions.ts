@@ -12,6 +12,7 @@ export const OBJECT_REMOVAL = {
   status: 'working',
   guestAccess: false,
   params: [],
+  cost: { fixedMs: 650, msPerMegapixel: 150, learnedFillMs: 1900 },
   whyChoose: [
     'Brush, eraser, undo and zoom for precise masks',
     'Fills the gap from the surrounding texture',
@@ -45,6 +46,7 @@ export const IMAGE_INPAINTING = {
         'and does not read the prompt.',
     },
   ],
+  cost: { fixedMs: 800, msPerMegapixel: 160, learnedFillMs: 1900 },
   whyChoose: [
     'Mends scratches, spots, text and dates from what surrounds them',
     'Precise brush masks',
@@ -89,6 +91,7 @@ export const BACKGROUND_REMOVAL = {
     },
     { kind: 'boolean', name: 'crop', label: 'Crop to the subject', default: false },
   ],
+  cost: { fixedMs: 2350, msPerMegapixel: 115 },
   whyChoose: [
     'Clean edges around hair and fine detail',
     'Transparent PNG at the full size of your photo',
@@ -121,6 +124,7 @@ export const IMAGE_SEGMENTATION = {
       ],
     },
   ],
+  cost: { fixedMs: 350, msPerMegapixel: 550 },
   whyChoose: ['People and objects', 'Overlay and mask outputs', 'Clean edges', 'PNG output'],
   tutorial: uploadTutorial(
     'Choose the subject, or leave it on Automatic: people when there are any, otherwise the main object.',
