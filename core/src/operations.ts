@@ -35,6 +35,7 @@ export {
   type OperationStatus,
   OUTPUT_PARAMS,
   type OutputFormat,
+  type OutputSizeRule,
   type ParamDef,
   type SelectParam,
   type TextParam,

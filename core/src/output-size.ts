@@ -1,6 +1,6 @@
 import { AppError } from './errors.js';
 import { LIMITS } from './limits.js';
-import type { OperationId } from './operations.js';
+import { getOperation, type Operation, type OperationId } from './operations.js';
 import type { Params } from './params.js';
 
 export interface Size {
@@ -8,28 +8,26 @@ export interface Size {
   height: number;
 }
 
-/** Face aging's provider returns a close-up of the face at this size. */
-const FACE_AGING_SIDE = 1024;
-
-/** How many times wider (and taller) than the photo a tool's result is; 1 for tools that keep the size. */
-function enlargement(operation: OperationId, params: Params): number {
-  if (operation === 'face-enhancement') return Number(params.scale ?? 1);
-  if (operation === 'super-resolution') return Number(params.scale ?? 2);
-  return 1;
+/** A parameter's value, or its catalogue default when not given. */
+function paramOrDefault(op: Operation, name: string, params: Params): unknown {
+  return params[name] ?? op.params.find((p) => p.name === name)?.default;
 }
 
 /**
  * The size of an operation's result, from the parameters (already checked against the catalogue) and the size
- * of the photo; undefined when the tool works on a photo whose size is not given. The one place that knows what
- * each tool makes.
+ * of the photo; undefined when the tool works on a photo whose size is not given. Each catalogue entry's
+ * `outputSize` says what it makes (catalogue/entry.ts).
  */
 export function outputSize(operation: OperationId, params: Params, input?: Size): Size | undefined {
-  if (operation === 'text2img' || operation === 'text-to-image-diffusion') {
-    return { width: Number(params.width ?? 768), height: Number(params.height ?? 768) };
+  const op = getOperation(operation);
+  const rule = op.outputSize;
+  if (rule && 'sizeParams' in rule) {
+    const [width, height] = rule.sizeParams;
+    return { width: Number(paramOrDefault(op, width, params)), height: Number(paramOrDefault(op, height, params)) };
   }
-  if (operation === 'face-aging') return { width: FACE_AGING_SIDE, height: FACE_AGING_SIDE };
+  if (rule && 'side' in rule) return { width: rule.side, height: rule.side };
   if (!input) return undefined;
-  const k = enlargement(operation, params);
+  const k = rule && 'scaleParam' in rule ? Number(paramOrDefault(op, rule.scaleParam, params)) : 1;
   return { width: input.width * k, height: input.height * k };
 }
 

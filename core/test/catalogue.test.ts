@@ -75,6 +75,22 @@ describe('operation catalogue', () => {
       { name: 'mask', required: false },
     ]);
   });
+
+  it("reads its output size and cost from the entry's own parameters", () => {
+    // A misspelt name would make every result's size NaN, or never scale the expected time.
+    for (const op of OPERATIONS) {
+      const param = (name: string) => op.params.find((p) => p.name === name);
+      const rule = op.outputSize;
+      const read =
+        rule && 'scaleParam' in rule ? [rule.scaleParam] : rule && 'sizeParams' in rule ? rule.sizeParams : [];
+      for (const name of read) expect(Number(param(name)?.default), `${op.id} ${name}`).toBeGreaterThan(0);
+      const when = op.cost.scaledWhen;
+      if (when)
+        expect(param(when.param), op.id).toMatchObject({
+          options: expect.arrayContaining([{ value: when.value, label: expect.any(String) }]),
+        });
+    }
+  });
 });
 
 describe('parameter checks', () => {

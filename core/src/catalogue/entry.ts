@@ -70,6 +70,16 @@ export interface ExpectedCost {
   scaledWhen?: { param: string; value: string; times: number };
 }
 
+/**
+ * The size of a tool's result (output-size.ts `outputSize` reads it); a tool without one keeps the photo's size.
+ * `scaleParam`: the photo times that parameter (an upscaler); `sizeParams`: the width and height parameters (a prompt
+ * tool); `side`: a fixed square.
+ */
+export type OutputSizeRule =
+  | { scaleParam: string }
+  | { sizeParams: readonly [width: string, height: string] }
+  | { side: number };
+
 /** What every catalogue entry must look like; `Operation` is the same with its id narrowed to the known ones. */
 export interface OperationDef {
   id: string;
@@ -86,6 +96,7 @@ export interface OperationDef {
   popular?: boolean;
   params: readonly ParamDef[];
   cost: ExpectedCost;
+  outputSize?: OutputSizeRule;
   whyChoose: readonly string[];
   tutorial: readonly { title: string; text: string }[];
 }

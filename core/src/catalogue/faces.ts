@@ -24,6 +24,7 @@ export const FACE_ENHANCEMENT = {
     },
   ],
   cost: { fixedMs: 1000, msPerMegapixel: 350, scaledWhen: { param: 'scale', value: '2', times: 2.5 } },
+  outputSize: { scaleParam: 'scale' },
   whyChoose: [
     'Finds every face in the photo automatically',
     'Sharpens eyes, skin and hair without a plastic look',
@@ -98,6 +99,8 @@ export const FACE_AGING = {
     { kind: 'number', name: 'target_age', label: 'Target age', default: 70, min: 10, max: 90, step: 1, slider: true },
   ],
   cost: { fixedMs: 20_000, msPerMegapixel: 0 },
+  /** Its provider returns a close-up of the face at this size. */
+  outputSize: { side: 1024 },
   whyChoose: ['Any age from 10 to 90', 'Keeps identity', 'Works on portraits', 'PNG output'],
   tutorial: uploadTutorial('Pick the age to show. The result is a close-up of the face, 1024x1024.'),
 } as const satisfies OperationDef;

@@ -29,6 +29,7 @@ export const TEXT2IMG = {
     { kind: 'number', name: 'num_inference_steps', label: 'Steps', default: 25, min: 1, max: 50, step: 1 },
   ],
   cost: { fixedMs: 20_000, msPerMegapixel: 0 },
+  outputSize: { sizeParams: ['width', 'height'] },
   whyChoose: [
     'High-resolution 768x768 images from a sentence',
     'Expert refiner for crisp detail',
@@ -91,6 +92,7 @@ export const TEXT_TO_IMAGE_DIFFUSION = {
     },
   ],
   cost: { fixedMs: 20_000, msPerMegapixel: 0 },
+  outputSize: { sizeParams: ['width', 'height'] },
   whyChoose: [
     'Fine control over guidance and sampling steps',
     'Choice of schedulers',

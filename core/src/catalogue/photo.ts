@@ -23,6 +23,7 @@ export const SUPER_RESOLUTION = {
     },
   ],
   cost: { fixedMs: 200, msPerMegapixel: 9000 },
+  outputSize: { scaleParam: 'scale' },
   whyChoose: [
     'Sharper than ordinary resizing',
     '2x or 4x enlargement',
