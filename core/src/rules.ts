@@ -53,13 +53,11 @@ export function usesLeftText(left: number, limit: number): string {
   return `${left} of ${limit} use${limit === 1 ? '' : 's'} left today`;
 }
 
-/** Tools whose result can be tried again for free on the same photo and mask ('Try another fill'): the fills. */
-const TRY_AGAIN = new Set<OperationId>(['object-removal', 'image-inpainting']);
-
 /**
- * Whether a job's result may be tried again for free: a fill made here, whose source choices vary with each try.
- * A fill by the model provider (its metadata names it) is not: each try would be a paid prediction.
+ * Whether a job's result may be tried again for free ('Try another fill'): its tool's catalogue entry says so (the
+ * fills made here, whose source choices vary with each try). A fill by the model provider (its metadata names it)
+ * is not: each try would be a paid prediction.
  */
 export function mayTryAgain(operation: OperationId, metadata: Readonly<Record<string, unknown>>): boolean {
-  return TRY_AGAIN.has(operation) && metadata.provider === undefined;
+  return getOperation(operation).tryAgain === true && metadata.provider === undefined;
 }

@@ -97,6 +97,11 @@ export interface OperationDef {
   params: readonly ParamDef[];
   cost: ExpectedCost;
   outputSize?: OutputSizeRule;
+  /**
+   * 'Try another fill': the result may be tried again for free on the same photo and mask, a fill made here whose
+   * source choices vary with each try (rules.ts `mayTryAgain`).
+   */
+  tryAgain?: true;
   whyChoose: readonly string[];
   tutorial: readonly { title: string; text: string }[];
 }

@@ -13,6 +13,7 @@ export const OBJECT_REMOVAL = {
   guestAccess: false,
   params: [],
   cost: { fixedMs: 650, msPerMegapixel: 150, learnedFillMs: 1900 },
+  tryAgain: true,
   whyChoose: [
     'Brush, eraser, undo and zoom for precise masks',
     'Fills the gap from the surrounding texture',
@@ -47,6 +48,7 @@ export const IMAGE_INPAINTING = {
     },
   ],
   cost: { fixedMs: 800, msPerMegapixel: 160, learnedFillMs: 1900 },
+  tryAgain: true,
   whyChoose: [
     'Mends scratches, spots, text and dates from what surrounds them',
     'Precise brush masks',
