@@ -15,6 +15,10 @@ export async function resizeRaw(
   kernel: 'lanczos3' | 'nearest' | 'cubic' | 'linear' = 'lanczos3',
 ): Promise<RawImage> {
   if (img.width === width && img.height === height) return img;
-  const data = await rawSharp(img).resize(width, height, { fit: 'fill', kernel }).raw().toBuffer();
+  let pipeline = rawSharp(img).resize(width, height, { fit: 'fill', kernel });
+  // sharp writes grey (and grey with alpha) as sRGB unless told: a mask would come back with three times its bytes.
+  if (img.channels <= 2) pipeline = pipeline.toColourspace('b-w');
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== img.channels) throw new Error(`resizeRaw: ${img.channels} channels in, ${info.channels} out`);
   return { data, width, height, channels: img.channels };
 }
