@@ -2,7 +2,6 @@ import type { SamEmbedding } from '../models/sam.js';
 import { samDecode } from '../models/sam.js';
 import type { RawImage } from '../raster/image.js';
 import { components } from '../raster/morphology.js';
-import { resizeRaw } from '../raster/resize.js';
 import { coreShares, objectCores, withMargin } from './sam-select.js';
 
 /**
