@@ -75,19 +75,14 @@ interface Row {
   measured: number;
 }
 
-const cases = benchOperations().flatMap((op): { op: OperationId; params: Record<string, string> }[] =>
-  op === 'super-resolution'
-    ? [
-        { op, params: { scale: '2' } },
-        { op, params: { scale: '4' } },
-      ]
-    : op === 'face-enhancement'
-      ? [
-          { op, params: { scale: '1' } },
-          { op, params: { scale: '2' } },
-        ]
-      : [{ op, params: {} }],
-);
+/** Each operation once, and an upscaler (its entry's `outputSize` reads a scale parameter) once per scale. */
+const cases = benchOperations().flatMap((op): { op: OperationId; params: Record<string, string> }[] => {
+  const spec = getOperation(op);
+  const rule = spec.outputSize;
+  const scale = rule && 'scaleParam' in rule ? spec.params.find((p) => p.name === rule.scaleParam) : undefined;
+  if (scale?.kind !== 'select') return [{ op, params: {} }];
+  return scale.options.map((o) => ({ op, params: { [scale.name]: o.value } }));
+});
 
 const load = () => (os.loadavg()[0] as number).toFixed(1);
 console.log(`Estimates vs measured: ${os.cpus().length} cores, ${threads} inference threads, warm, load ${load()}`);
