@@ -2,7 +2,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
-import { getQueryFn } from '@/lib/api';
 import { routes } from './routes';
 
 /**
@@ -16,11 +15,7 @@ export async function renderLanding(): Promise<string> {
   const router = createStaticRouter(dataRoutes, context);
   return renderToString(
     <StrictMode>
-      <QueryClientProvider
-        client={
-          new QueryClient({ defaultOptions: { queries: { queryFn: getQueryFn({ on401: 'throw' }), enabled: false } } })
-        }
-      >
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { enabled: false } } })}>
         <StaticRouterProvider router={router} context={context} hydrate={false} />
       </QueryClientProvider>
     </StrictMode>,

@@ -1,5 +1,6 @@
+import { createApiClient } from '@ai-editor/client';
 import type { ApiErrorBody } from '@ai-editor/core';
-import { QueryClient, type QueryFunction } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
 
 /**
  * A non-OK answer: its status and, when the server sent one, its `{ code, message }` body. The message is
@@ -20,10 +21,48 @@ export class ApiError extends Error {
  * The `{ code, message }` of an error answer. Checked by shape only: the catalogue and zod stay out of the landing
  * page's JavaScript, and the server sends no other codes.
  */
-function errorBody(text: string): ApiErrorBody | undefined {
+function errorBody(body: unknown): ApiErrorBody | undefined {
+  const fields = body as Partial<Record<keyof ApiErrorBody, unknown>> | null | undefined;
+  return typeof fields?.code === 'string' && typeof fields.message === 'string' ? (body as ApiErrorBody) : undefined;
+}
+
+/**
+ * The app's one client of the JSON API, typed by the paths generated from its OpenAPI document
+ * (client/src/schema.d.ts): a path, parameter or body the API does not take fails the typecheck. Same origin, with
+ * the session cookie; the browser adds Sec-Fetch-Site, which the server's cross-site check reads.
+ */
+export const api = createApiClient({
+  credentials: 'include',
+  // Looked up at each call, not once at start, so that tests can stand in for it.
+  fetch: (request) => fetch(request),
+});
+
+/** What the typed client answers: the parsed body of an OK answer (`data`) or of a refusal (`error`). */
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * A refusal as an ApiError: its status and `{ code, message }` body; the message is '{status}: {body or status
+ * text}', as the product shows it.
+ */
+export function apiError({ error, response }: Answer<unknown>): ApiError {
+  const text = (typeof error === 'string' ? error : JSON.stringify(error)) || response.statusText;
+  return new ApiError(response.status, errorBody(error), `${response.status}: ${text}`);
+}
+
+/** The data of the typed client's answer; a non-OK answer throws an ApiError. */
+export async function dataOf<T>(request: Answer<T> | Promise<Answer<T>>): Promise<T> {
+  const answer = await request;
+  if (!answer.response.ok) throw apiError(answer);
+  return answer.data as T;
+}
+
+function parsed(text: string): unknown {
   try {
-    const body = JSON.parse(text) as Partial<Record<keyof ApiErrorBody, unknown>> | null;
-    return typeof body?.code === 'string' && typeof body.message === 'string' ? (body as ApiErrorBody) : undefined;
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -32,7 +71,7 @@ function errorBody(text: string): ApiErrorBody | undefined {
 export async function throwIfResNotOk(res: Response): Promise<void> {
   if (!res.ok) {
     const text = (await res.text()) || res.statusText;
-    throw new ApiError(res.status, errorBody(text), `${res.status}: ${text}`);
+    throw new ApiError(res.status, errorBody(parsed(text)), `${res.status}: ${text}`);
   }
 }
 
@@ -48,30 +87,17 @@ export async function apiRequest(method: string, url: string, body?: unknown): P
   return res;
 }
 
-/** GET with the session cookie, parsed as JSON; throws an ApiError on non-OK answers. */
+/** GET with the session cookie, parsed as JSON, for a path the API's document does not describe (itself). */
 export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   const res = await fetch(url, { credentials: 'include', signal });
   await throwIfResNotOk(res);
   return (await res.json()) as T;
 }
 
-type UnauthorizedBehavior = 'returnNull' | 'throw';
-
-/** The default data loader: GET the path in the query key, with cookies, parsed as JSON. */
-export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T> {
-  return async ({ queryKey, signal }) => {
-    const res = await fetch(queryKey.join('/'), { credentials: 'include', signal });
-    if (options.on401 === 'returnNull' && res.status === 401) return null as T;
-    await throwIfResNotOk(res);
-    return (await res.json()) as T;
-  };
-}
-
-/** No retries, no refetch on focus or interval, never stale; mutations do not retry. */
+/** No retries, no refetch on focus or interval, never stale; mutations do not retry. Every query has its queryFn. */
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      queryFn: getQueryFn({ on401: 'throw' }),
       refetchInterval: false,
       refetchOnWindowFocus: false,
       staleTime: Number.POSITIVE_INFINITY,

@@ -1,4 +1,5 @@
 import { type ErrorCode, errorMessage, errorTitle, type ImageJob, isErrorCode } from '@ai-editor/core';
+import { api } from './api';
 
 /** A failure to show as a toast: the catalogue title of its code ('Feature Restricted', ...) or 'Error'. */
 export class ToolError extends Error {
@@ -29,15 +30,18 @@ export class ToolError extends Error {
 
 /** Polled status (queries.job); any failure to read it is 'Failed to fetch image status'. */
 export async function fetchJob(id: number | string, signal?: AbortSignal): Promise<ImageJob> {
-  let res: Response;
+  let answer: Awaited<ReturnType<typeof getJob>>;
   try {
-    res = await fetch(`/api/images/${id}`, { credentials: 'include', signal });
-    if (res.ok) return (await res.json()) as ImageJob;
+    answer = await getJob(id, signal);
   } catch {
     throw ToolError.of('STATUS_FETCH_FAILED');
   }
-  throw Object.assign(ToolError.of('STATUS_FETCH_FAILED'), { status: res.status });
+  if (answer.data) return answer.data;
+  throw Object.assign(ToolError.of('STATUS_FETCH_FAILED'), { status: answer.response.status });
 }
+
+const getJob = (id: number | string, signal?: AbortSignal) =>
+  api.GET('/api/images/{id}', { params: { path: { id: String(id) } }, signal });
 
 /**
  * Follows a job by push (`GET /api/images/:id/events`, Server-Sent Events): `onJob` gets the job at each change,
