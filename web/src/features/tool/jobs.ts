@@ -1,4 +1,5 @@
-import { type ApiErrorBody, type ErrorCode, type ImageJob, type Operation, type Params } from '@ai-editor/core';
+import { type ErrorCode, type ImageJob, type Operation, type Params } from '@ai-editor/core';
+import { api } from '@/lib/api';
 
 // The job API the data layer (lib/queries) also reads lives in lib/job-api.ts.
 export { fetchJob, streamJob, ToolError } from '@/lib/job-api';
@@ -46,37 +47,45 @@ export async function submitJob(op: Operation, inputs: JobInputs): Promise<Image
   } else if (inputs.file) form.append('file', inputs.file, inputs.file.name);
   if (inputs.mask) form.append('mask', inputs.mask, 'mask.png');
   if (inputs.file2) form.append('file2', inputs.file2, inputs.file2.name);
-  let res: Response;
+  let answer: Awaited<ReturnType<typeof postImages>>;
   try {
-    // The operation in the address lets the server answer the guest rules before it reads the upload.
-    const url = `/api/images?operation=${encodeURIComponent(op.id)}`;
-    const headers: HeadersInit = inputs.idempotencyKey ? { 'Idempotency-Key': inputs.idempotencyKey } : {};
-    res = await fetch(url, { method: 'POST', body: form, credentials: 'include', headers });
-  } catch {
-    throw ToolError.of('UPLOAD_FAILED');
+    answer = await postImages(op, form, inputs.idempotencyKey);
+  } catch (err) {
+    // An OK answer that is not JSON carries no job id; any other failure is an upload that got no answer.
+    throw ToolError.of(err instanceof SyntaxError ? 'NO_IMAGE_ID' : 'UPLOAD_FAILED');
   }
-  const body = (await res.json().catch(() => undefined)) as Partial<ImageJob & ApiErrorBody> | undefined;
-  if (!res.ok) {
-    throw ToolError.refusal(body);
-  }
-  if (!body || typeof body.id !== 'number') throw ToolError.of('NO_IMAGE_ID');
-  return body as ImageJob;
+  if (!answer.response.ok) throw ToolError.refusal(answer.error);
+  if (typeof answer.data?.id !== 'number') throw ToolError.of('NO_IMAGE_ID');
+  return answer.data;
 }
 
+const postImages = (op: Operation, form: FormData, idempotencyKey: string | undefined) =>
+  api.POST('/api/images', {
+    params: {
+      // The operation in the address lets the server answer the guest rules before it reads the upload.
+      query: { operation: op.id },
+      header: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+    },
+    // The schema's multipart body is one form per tool; openapi-fetch sends a FormData as it is.
+    body: form as never,
+  });
+
 /** `POST /api/images/:id/<action>`; no answer at all is PROCESS_FAILED. */
-async function postJobAction(id: number, action: 'retry' | 'cancel'): Promise<Response> {
+async function postJobAction(id: number, action: 'retry' | 'cancel') {
+  const params = { path: { id: String(id) } };
   try {
-    return await fetch(`/api/images/${id}/${action}`, { method: 'POST', credentials: 'include' });
+    return action === 'retry'
+      ? await api.POST('/api/images/{id}/retry', { params })
+      : await api.POST('/api/images/{id}/cancel', { params });
   } catch {
     throw ToolError.of('PROCESS_FAILED');
   }
 }
 
 /** The job an action answered; a refusal as a ToolError. */
-async function answeredJob(res: Response): Promise<ImageJob> {
-  const body = (await res.json().catch(() => undefined)) as Partial<ImageJob & ApiErrorBody> | undefined;
-  if (!res.ok || !body) throw ToolError.refusal(body);
-  return body as ImageJob;
+function answeredJob(answer: Awaited<ReturnType<typeof postJobAction>>): ImageJob {
+  if (!answer.response.ok || !answer.data) throw ToolError.refusal(answer.error);
+  return answer.data;
 }
 
 /** Another try of a fill job on the same photo and mask (`POST /api/images/:id/retry`; no use is counted). */
@@ -86,18 +95,20 @@ export async function retryJob(id: number): Promise<ImageJob> {
 
 /** A fill job and its other tries, the first first (`GET /api/images/:id/tries`). */
 export async function fetchTries(id: number): Promise<ImageJob[]> {
-  const res = await fetch(`/api/images/${id}/tries`, { credentials: 'include' });
-  if (!res.ok) return [];
-  return ((await res.json()) as { tries: ImageJob[] }).tries;
+  const { data } = await api.GET('/api/images/{id}/tries', { params: { path: { id: String(id) } } });
+  return data?.tries ?? [];
 }
 
 /** `POST /api/images/:id/cancel`: the job as it is now (a job that already finished is simply read again). */
 export async function cancelJob(id: number): Promise<ImageJob> {
-  const res = await postJobAction(id, 'cancel');
-  return res.status === 409 ? fetchJob(id) : answeredJob(res);
+  const answer = await postJobAction(id, 'cancel');
+  return answer.response.status === 409 ? fetchJob(id) : answeredJob(answer);
 }
 
-/** Fetches a file as a blob (cookies included); throws on any non-OK answer. */
+/**
+ * Fetches a file as a blob (cookies included); throws on any non-OK answer. Plain fetch, not the typed client: it
+ * reads the file addresses a job names (photo, mask, results) as bytes, not a JSON path.
+ */
 export async function fetchBlob(url: string): Promise<Blob> {
   const res = await fetch(url, { credentials: 'include' });
   if (!res.ok) throw new Error(`${res.status}`);
