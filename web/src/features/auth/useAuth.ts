@@ -2,7 +2,7 @@ import { authErrorMessage, errorTitle, type Me, USER_TYPE_LABELS } from '@ai-edi
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, apiRequest } from '@/lib/api';
+import { ApiError, api, dataOf } from '@/lib/api';
 import { queries } from '@/lib/queries';
 import { useServerConfig } from '@/lib/server';
 import { useMe } from './api';
@@ -50,8 +50,8 @@ export function useAuth() {
       const config = await queryClient.fetchQuery(queries.config());
       const { popupSignIn } = await loadSdk();
       const idToken = await popupSignIn(config.auth);
-      const res = await apiRequest('POST', '/api/session', { idToken });
-      queryClient.setQueryData(queries.me().queryKey, (await res.json()) as Me);
+      const me: Me = await dataOf(api.POST('/api/session', { body: { idToken } }));
+      queryClient.setQueryData(queries.me().queryKey, me);
       // The guest's jobs are now the account's: read again, their results come at full size.
       void queryClient.invalidateQueries({ queryKey: queries.job(0).queryKey.slice(0, 1) });
     } catch (err) {
@@ -64,8 +64,8 @@ export function useAuth() {
   const signOut = useCallback(async () => {
     setBusy(true);
     try {
-      const res = await apiRequest('DELETE', '/api/session');
-      queryClient.setQueryData(queries.me().queryKey, (await res.json()) as Me);
+      const me: Me = await dataOf(api.DELETE('/api/session'));
+      queryClient.setQueryData(queries.me().queryKey, me);
       if (sdk) await (await sdk).firebaseSignOut();
     } catch (err) {
       authErrorToast(err);
