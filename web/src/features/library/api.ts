@@ -1,14 +1,12 @@
-import type { Deleted } from '@ai-editor/core';
-import { apiRequest } from '@/lib/api';
+import { api, dataOf } from '@/lib/api';
 import { fetchBlob, type JobSource } from '../tool/jobs';
 
 export async function deleteImage(id: number): Promise<void> {
-  await apiRequest('DELETE', `/api/images/${id}`);
+  await dataOf(api.DELETE('/api/images/{id}', { params: { path: { id: String(id) } } }));
 }
 
 export async function deleteAllImages(): Promise<number> {
-  const res = await apiRequest('DELETE', '/api/images');
-  return ((await res.json()) as Deleted).deleted;
+  return (await dataOf(api.DELETE('/api/images'))).deleted;
 }
 
 /** The result a chained job starts from, as a File for the page's preview and mask painting (not uploaded). */
