@@ -9,7 +9,7 @@ import { TextLink } from '@/components/ui/text-link';
 import { toast } from '@/components/ui/use-toast';
 import { useMe } from '@/features/auth/api';
 import { useAuth } from '@/features/auth/useAuth';
-import { ApiError, apiRequest } from '@/lib/api';
+import { ApiError, api, dataOf } from '@/lib/api';
 import { queries } from '@/lib/queries';
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -50,8 +50,7 @@ export default function ApiKeys() {
     e.preventDefault();
     setCreating(true);
     try {
-      const res = await apiRequest('POST', '/api/keys', { name: name.trim() });
-      setCreated((await res.json()) as CreatedKey);
+      setCreated(await dataOf(api.POST('/api/keys', { body: { name: name.trim() } })));
       setName('');
       await queryClient.invalidateQueries({ queryKey: ['/api/keys'] });
     } catch (err) {
@@ -64,7 +63,7 @@ export default function ApiKeys() {
   const revoke = async (key: ApiKey) => {
     setRevoking(key.id);
     try {
-      await apiRequest('DELETE', `/api/keys/${key.id}`);
+      await dataOf(api.DELETE('/api/keys/{id}', { params: { path: { id: String(key.id) } } }));
       setConfirm(null);
       if (created?.id === key.id) setCreated(null);
       await queryClient.invalidateQueries({ queryKey: ['/api/keys'] });
