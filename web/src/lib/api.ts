@@ -38,7 +38,7 @@ export const api = createApiClient({
 });
 
 /** What the typed client answers: the parsed body of an OK answer (`data`) or of a refusal (`error`). */
-interface Answer<T> {
+export interface Answer<T> {
   data?: T;
   error?: unknown;
   response: Response;

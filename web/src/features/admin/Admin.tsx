@@ -1,4 +1,4 @@
-import { type AdminJob, adminActionUrl, errorMessage, errorTitle, OPERATION_IDS } from '@ai-editor/core';
+import { type AdminJob, errorMessage, errorTitle, OPERATION_IDS } from '@ai-editor/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Page } from '@/components/layout/Page';
@@ -8,7 +8,7 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { UsageChart } from '@/features/admin/UsageChart';
 import { useMe } from '@/features/auth/api';
-import { ApiError, apiRequest } from '@/lib/api';
+import { type Answer, ApiError, api, dataOf } from '@/lib/api';
 import { queries } from '@/lib/queries';
 
 const REFRESH_MS = 3_000;
@@ -26,12 +26,19 @@ const photo = (job: AdminJob) =>
   job.photo ? `${job.photo.width}×${job.photo.height}, ${(job.photo.bytes / 1024).toFixed(0)} KB` : '—';
 const ms = (v: number | null) => (v === null ? '—' : v < 1000 ? `${v} ms` : `${(v / 1000).toFixed(1)} s`);
 
+/** The administrator's actions (ADMIN_ACTIONS in core): cancel a job, block or unblock an account. */
+const cancelJob = (id: number) => api.POST('/api/admin/jobs/{id}/cancel', { params: { path: { id: String(id) } } });
+const setBlocked = (uid: string, blocked: boolean) =>
+  blocked
+    ? api.POST('/api/admin/users/{uid}/block', { params: { path: { uid } } })
+    : api.POST('/api/admin/users/{uid}/unblock', { params: { path: { uid } } });
+
 /** Runs an admin action, refreshes what it changed, and says what went wrong in a toast. */
 function useAction() {
   const queryClient = useQueryClient();
-  return async (method: string, url: string, done: string) => {
+  return async (request: () => Promise<Answer<unknown>>, done: string) => {
     try {
-      await apiRequest(method, url);
+      await dataOf(request());
       toast({ title: done });
     } catch (err) {
       const body = err instanceof ApiError ? err.body : undefined;
@@ -101,7 +108,7 @@ function QueueNow() {
                 <Button
                   size="sm"
                   variant="outline"
-                  onClick={() => void act('POST', adminActionUrl('cancel-job', job.id), `Job #${job.id} cancelled`)}
+                  onClick={() => void act(() => cancelJob(job.id), `Job #${job.id} cancelled`)}
                   aria-label={`Cancel job ${job.id}`}
                 >
                   Cancel
@@ -260,7 +267,7 @@ function Accounts() {
                 <Button
                   size="sm"
                   variant="outline"
-                  onClick={() => void act('POST', adminActionUrl('unblock-account', a.uid), 'Account unblocked')}
+                  onClick={() => void act(() => setBlocked(a.uid, false), 'Account unblocked')}
                 >
                   Unblock
                 </Button>
@@ -274,7 +281,7 @@ function Accounts() {
                     variant="destructive"
                     onClick={() => {
                       setConfirming(null);
-                      void act('POST', adminActionUrl('block-account', a.uid), 'Account blocked');
+                      void act(() => setBlocked(a.uid, true), 'Account blocked');
                     }}
                   >
                     Yes, block
