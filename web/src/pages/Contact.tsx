@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Input, Label, Textarea } from '@/components/ui/input';
 import { TextLink } from '@/components/ui/text-link';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, apiRequest } from '@/lib/api';
+import { ApiError, api, dataOf } from '@/lib/api';
 
 const EMPTY: ContactInput = { name: '', email: '', message: '' };
 
@@ -15,7 +15,7 @@ export default function Contact() {
   const [values, setValues] = useState<ContactInput>(EMPTY);
   const [errors, setErrors] = useState<ContactErrors>({});
   const send = useMutation({
-    mutationFn: (input: ContactInput) => apiRequest('POST', '/api/contact', input),
+    mutationFn: (input: ContactInput) => dataOf(api.POST('/api/contact', { body: input })),
     onSuccess: () => {
       setValues(EMPTY);
       toast({ title: 'Message sent', description: 'Thank you for your message. We will get back to you soon.' });
