@@ -1,23 +1,14 @@
-import {
-  defaultParams,
-  errorMessage,
-  type ImageJob,
-  LIMITS,
-  mayTryAgain,
-  type Operation,
-  type Params,
-  type ParamValue,
-} from '@ai-editor/core';
+import { errorMessage, type ImageJob, LIMITS, mayTryAgain, type Operation, type ParamValue } from '@ai-editor/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Loader2, Sparkles, Wand2 } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useReducer, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { LimitReason, UsageNotice } from '@/features/auth/UsageNotice';
 import { fetchResultPhoto } from '@/features/library/api';
-import { JobGone, jobGoneState } from '@/features/library/JobGone';
+import { JobGone } from '@/features/library/JobGone';
 import { UseInTool } from '@/features/library/UseInTool';
 import { queries } from '@/lib/queries';
 import { useServerConfig } from '@/lib/server';
@@ -40,13 +31,17 @@ import { PhotoEstimate } from './PhotoEstimate';
 import { RecommendationCard } from './RecommendationCard';
 import { UploadArea, useObjectUrl } from './UploadArea';
 import { usePhotoIntake } from './usePhotoIntake';
-import { checkImageFile, checkOutput, checkParams } from './validate';
-
-/** `?from=ID&index=I`: the result a chained job starts from; `?job=ID`: the job this page shows. */
-function numberParam(search: URLSearchParams, name: string): number | null {
-  const n = Number(search.get(name));
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-}
+import { checkOutput, checkParams } from './validate';
+import {
+  canProcess,
+  initialToolState,
+  isBusy,
+  jobPhase,
+  jobToRestore,
+  missingPhoto,
+  type ToolOpening,
+  toolReducer,
+} from './workflow';
 
 export interface ToolWorkspaceProps {
   op: Operation;
@@ -58,10 +53,10 @@ export interface ToolWorkspaceProps {
 }
 
 /**
- * One working tool (docs/product.md#flows): idle → submitting → polling every 2000 ms → completed (result shown, polling
- * stops) or failed (toast, busy ends, polling stops). A new request clears the earlier result. On the tool page
- * the running job lives in the address (`?job=`), so a reload or a shared link picks it up; `?from=` starts from
- * an earlier result, which the server reads from its own storage (nothing is uploaded again).
+ * One working tool: its workflow's states and events are workflow.ts's (photo → submitting → the job followed →
+ * done, failed or gone); this component sends the requests, shows the toasts and keeps the address. On the tool
+ * page the job lives in the address (`?job=`), so a reload or a shared link picks it up; `?from=` starts from an
+ * earlier result, which the server reads from its own storage (nothing is uploaded again).
  */
 export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   const queryClient = useQueryClient();
@@ -70,35 +65,13 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   const maxBytes = config?.limits?.maxUploadBytes ?? LIMITS.maxUploadBytes;
   const { maxOutputPixels } = useLimits();
   const [search, setSearch] = useSearchParams();
-  const [source, setSource] = useState<JobSource | null>(() => {
-    if (embedded) return embedded.source ?? null;
-    const from = numberParam(search, 'from');
-    return from && op.input !== 'prompt' ? { id: from, index: Number(search.get('index') ?? 0) || 0 } : null;
-  });
-  // The editor's photo starts its first step.
-  const [file, setFile] = useState<File | null>(() => {
-    const photo = embedded?.file;
-    return photo && op.input !== 'prompt' && !checkImageFile(photo, maxBytes) ? photo : null;
-  });
-  const [file2, setFile2] = useState<File | null>(null);
-  const [params, setParams] = useState<Params>(() => defaultParams(op));
-  const [submitting, setSubmitting] = useState(false);
-  // A chosen photo still being decoded: Process waits for it (a click would otherwise find no photo yet).
-  const [checking, setChecking] = useState(false);
-  // The mask is being fitted to the object: Process waits for the mask it will send.
-  const [maskBusy, setMaskBusy] = useState(false);
-  const [jobId, setJobId] = useState<number | null>(() => (embedded ? null : numberParam(search, 'job')));
-  // The job the address named when the page opened (a reload, the back button, a shared link, My images): what it
-  // ran with (photo, mask, settings) is read back from the job, not from the page's memory.
-  const restoring = useRef<number | null>(jobId);
-  const [initialMask, setInitialMask] = useState<Blob | null>(null);
+  const [state, dispatch] = useReducer(toolReducer, { search, embedded, maxBytes }, (opening: ToolOpening) =>
+    initialToolState(op, opening),
+  );
+  const { photo: file, photo2: file2, source, params, checking, submitting, jobId, initialMask } = state;
   const maskRef = useRef<MaskEditorHandle>(null);
-  // A photo the visitor chooses (or drops, or pastes) replaces a chained result.
-  const chooseFile = (f: File | null) => {
-    setSource(null);
-    setInitialMask(null);
-    setFile(f);
-  };
+  const chooseFile = (photo: File | null) => dispatch({ type: 'photoChosen', photo });
+  const setChecking = (checking: boolean) => dispatch({ type: 'checkingChanged', checking });
   const intake = usePhotoIntake(op, chooseFile, maxBytes, setChecking);
   const localBefore = useObjectUrl(file);
   const progressRef = useRef<HTMLDivElement>(null);
@@ -108,10 +81,10 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
     if (!source) return;
     let live = true;
     fetchResultPhoto(source).then(
-      (photo) => live && setFile(photo),
+      (photo) => live && dispatch({ type: 'sourceLoaded', photo }),
       () => {
         if (!live) return;
-        setSource(null);
+        dispatch({ type: 'sourceFailed' });
         errorToast('IMAGE_LOAD_FAILED');
       },
     );
@@ -121,66 +94,57 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   }, [source]);
 
   // The tool page's address names the job it shows (replacing ?from=, which has done its work).
-  const showJob = (id: number | null) => {
-    setJobId(id);
-    if (embedded) return;
-    setSearch(id === null ? {} : { job: String(id) }, { replace: true });
+  const addressJob = (id: number | null) => {
+    if (!embedded) setSearch(id === null ? {} : { job: String(id) }, { replace: true });
+  };
+  const showJob = (jobId: number | null) => {
+    dispatch({ type: 'jobShown', jobId });
+    addressJob(jobId);
   };
   const resultRef = useRef<HTMLDivElement>(null);
 
   // Pushed by the server while it runs; polled only when the stream is not available.
   const { data: job, error: pollError } = useJob(jobId);
+  const phase = jobPhase(op, jobId, job, pollError);
 
-  const restoreFrom = job?.id === restoring.current && job?.operation === op.id ? job : undefined;
+  // The job the address named when the page opened (a reload, the back button, a shared link, My images): what it
+  // ran with (photo, mask, settings) is read back from the job, not from the page's memory.
+  const restoreFrom = jobToRestore(state, op, job);
   useEffect(() => {
     if (!restoreFrom) return;
-    restoring.current = null;
+    dispatch({ type: 'restoreStarted' });
     fetchRanWith(op, restoreFrom).then(
-      (ran) => {
-        setParams(ran.params);
-        if (ran.photo) {
-          setSource(null);
-          setInitialMask(ran.mask);
-          setFile(ran.photo);
-        }
-        if (ran.photo2) setFile2(ran.photo2);
-      },
+      (ran) => dispatch({ type: 'restored', ran }),
       () => errorToast('IMAGE_LOAD_FAILED'),
     );
   }, [restoreFrom?.id]);
 
-  // A job that is gone (deleted, unknown, someone else's, expired) is said so in words, with a way on.
-  const gone = jobGoneState(job, pollError);
-  const goneForGood = gone === 'not-available' || gone === 'expired' ? gone : undefined;
-
   // A link to another tool's job shows nothing here.
-  const otherTool = job !== undefined && job.operation !== op.id;
   useEffect(() => {
-    if (otherTool) showJob(null);
+    if (phase.kind === 'otherTool') showJob(null);
   });
 
-  const finished = job?.status === 'completed' || job?.status === 'failed';
-  const busy = submitting || (jobId !== null && !finished && !pollError);
+  const busy = isBusy(state, phase);
 
   // Outcomes: each job reports once.
   const reported = useRef<number | null>(null);
   useEffect(() => {
     if (jobId === null || reported.current === jobId) return;
-    if (pollError) {
+    if (phase.kind === 'lost' || phase.kind === 'gone') {
       reported.current = jobId;
-      if (!goneForGood) failureToast(pollError);
-    } else if (job?.status === 'failed') {
+      if (phase.kind === 'lost') failureToast(phase.error);
+    } else if (phase.kind === 'failed') {
       reported.current = jobId;
-      if (job.metadata.errorCode === 'CANCELLED') toast({ title: 'Cancelled', description: 'The job was cancelled.' });
+      if (phase.cancelled) toast({ title: 'Cancelled', description: 'The job was cancelled.' });
       else
         toast({
           variant: 'destructive',
           title: 'Error',
-          description: job.metadata.error || errorMessage('PROCESSING_FAILED'),
+          description: phase.job.metadata.error || errorMessage('PROCESSING_FAILED'),
         });
-    } else if (job?.status === 'completed') {
+    } else if (phase.kind === 'done') {
       reported.current = jobId;
-      embedded?.onCompleted(job);
+      embedded?.onCompleted(phase.job);
     }
   }, [job, pollError, jobId]);
 
@@ -188,12 +152,12 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
   useEffect(() => {
     if (busy) progressRef.current?.scrollIntoView({ behavior: 'smooth', block: 'nearest' });
   }, [busy]);
-  const completedId = job?.status === 'completed' ? job.id : undefined;
+  const completed = phase.kind === 'done' ? phase.job : undefined;
   useEffect(() => {
-    if (completedId !== undefined) resultRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-  }, [completedId]);
+    if (completed) resultRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  }, [completed?.id]);
 
-  const setParam = (name: string, value: ParamValue) => setParams((p) => ({ ...p, [name]: value }));
+  const setParam = (name: string, value: ParamValue) => dispatch({ type: 'paramChanged', name, value });
 
   // Set at the first click, before anything is awaited: a double-click sends one submission.
   const sending = useRef(false);
@@ -204,26 +168,18 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
       return;
     }
     sending.current = true;
-    setSubmitting(true);
+    dispatch({ type: 'submitStarted' });
     // One key per submission: should the request be sent twice (a retry), the server makes one job of it.
     const idempotencyKey = newIdempotencyKey();
     try {
-      // A chained result is the server's own file: no upload, so no upload limit.
-      if (op.input !== 'prompt' && !source) {
-        const code = checkImageFile(file, maxBytes);
-        if (code) throw ToolError.of(code);
-      }
-      if (op.input === 'two-photos') {
-        const code = checkImageFile(file2, maxBytes);
-        if (code) throw ToolError.of(code);
-      }
+      const missing = missingPhoto(state, op, maxBytes);
+      if (missing) throw ToolError.of(missing);
       const checked = checkParams(op, params);
       await checkOutput(op, checked, op.input === 'prompt' ? null : file, maxOutputPixels);
       const mask = op.mask ? await maskRef.current?.toMask() : undefined;
       if (op.mask === 'required' && !mask) throw ToolError.of('MASK_REQUIRED');
       if (source && !file) throw ToolError.of('IMAGE_LOAD_FAILED');
-      // A new request clears the earlier result.
-      setJobId(null);
+      dispatch({ type: 'inputsAccepted' });
       // Only the fields the operation takes travel; text2img with an empty prompt is refused above.
       const created = await submitJob(op, {
         file: source ? null : file,
@@ -234,17 +190,17 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
         idempotencyKey,
       });
       queryClient.setQueryData(queries.job(created.id).queryKey, created);
-      showJob(created.id);
+      dispatch({ type: 'submitted', jobId: created.id });
+      addressJob(created.id);
       access.onUsed?.();
     } catch (err) {
       failureToast(err);
+      dispatch({ type: 'submitRefused' });
     } finally {
       sending.current = false;
-      setSubmitting(false);
     }
   };
 
-  const completed = job?.status === 'completed' && job.processedUrl ? job : undefined;
   const retryable = completed !== undefined && mayTryAgain(op.id, completed.metadata);
   // Segmentation's result can be edited by clicking objects before downloading.
   const Result = op.selects && !op.mask ? SegmentationResult : ResultCard;
@@ -286,7 +242,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
                   <UploadArea
                     label="Face photo"
                     file={file2}
-                    onFile={setFile2}
+                    onFile={(photo) => dispatch({ type: 'photo2Chosen', photo })}
                     onReject={errorToast}
                     busy={submitting}
                     disabled={busy}
@@ -303,7 +259,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
               operation={op.id}
               disabled={busy}
               initialMask={initialMask}
-              onBusyChange={setMaskBusy}
+              onBusyChange={(busy) => dispatch({ type: 'maskBusyChanged', busy })}
             />
           )}
           <ParamControls defs={op.params} values={params} onChange={setParam} disabled={busy} />
@@ -312,7 +268,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
             size="lg"
             onClick={submit}
             // No uses left today: disabled, with the reason and when uses come back beside it.
-            disabled={busy || checking || maskBusy || access.reason === 'DAILY_LIMIT_REACHED'}
+            disabled={!canProcess(state, phase) || access.reason === 'DAILY_LIMIT_REACHED'}
             aria-describedby={access.reason === 'DAILY_LIMIT_REACHED' ? 'limit-reason' : undefined}
             data-testid="submit"
           >
@@ -332,7 +288,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
       {busy && (
         <div ref={progressRef} className="scroll-mt-24 space-y-3">
           <JobProgress job={job} />
-          {job?.status === 'pending' && <CancelJobButton jobId={job.id} />}
+          {phase.kind === 'running' && phase.job && <CancelJobButton jobId={phase.job.id} />}
         </div>
       )}
 
@@ -354,9 +310,9 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
           {retryable && <FillTries jobId={completed.id} onShow={showJob} />}
         </div>
       )}
-      {goneForGood && !embedded && (
+      {phase.kind === 'gone' && !embedded && (
         <JobGone
-          state={goneForGood}
+          state={phase.why}
           operation={op.id}
           actions={
             <Button variant="default" onClick={() => showJob(null)} data-testid="job-gone-start-over">
@@ -365,13 +321,13 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
           }
         />
       )}
-      {job?.status === 'failed' && (
+      {phase.kind === 'failed' && (
         <p
           role="alert"
           className="rounded-lg border border-destructive/50 p-4 text-destructive"
           data-testid="job-error"
         >
-          {job.metadata.error || errorMessage('PROCESSING_FAILED')}
+          {phase.job.metadata.error || errorMessage('PROCESSING_FAILED')}
         </p>
       )}
       {/* After the result, when the worker is free again to look at the photo (faces need it). */}
