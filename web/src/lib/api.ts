@@ -60,38 +60,21 @@ export async function dataOf<T>(request: Answer<T> | Promise<Answer<T>>): Promis
   return answer.data as T;
 }
 
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-export async function throwIfResNotOk(res: Response): Promise<void> {
-  if (!res.ok) {
-    const text = (await res.text()) || res.statusText;
-    throw new ApiError(res.status, errorBody(parsed(text)), `${res.status}: ${text}`);
-  }
-}
-
-/** A JSON request with the session cookie; throws an ApiError on non-OK answers. */
-export async function apiRequest(method: string, url: string, body?: unknown): Promise<Response> {
-  const res = await fetch(url, {
-    method,
-    credentials: 'include',
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  await throwIfResNotOk(res);
-  return res;
-}
-
-/** GET with the session cookie, parsed as JSON, for a path the API's document does not describe (itself). */
+/**
+ * GET with the session cookie, parsed as JSON, for the one path the API's document does not describe: itself
+ * (`/api/openapi.json`). A refusal becomes an ApiError as the typed client's do.
+ */
 export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   const res = await fetch(url, { credentials: 'include', signal });
-  await throwIfResNotOk(res);
-  return (await res.json()) as T;
+  if (res.ok) return (await res.json()) as T;
+  const text = await res.text();
+  let error: unknown = text;
+  try {
+    error = JSON.parse(text);
+  } catch {
+    // Not JSON: the text itself, as the typed client keeps it.
+  }
+  throw apiError({ error, response: res });
 }
 
 /** No retries, no refetch on focus or interval, never stale; mutations do not retry. Every query has its queryFn. */

@@ -53,6 +53,7 @@ export function streamJob(id: number, onJob: (job: ImageJob) => void, onLost: ()
     onLost();
     return () => {};
   }
+  // EventSource, not the typed client: a stream of events, which openapi-fetch reads as one answer.
   const source = new EventSource(`/api/images/${id}/events`, { withCredentials: true });
   source.onmessage = (event) => {
     let job: ImageJob;
