@@ -146,6 +146,8 @@ async function makeKey(): Promise<string> {
 }
 
 const s = (x: number) => x.toFixed(2);
+// Each start adds a listener that stops its server if the bench ends early (test-support/server-process.ts).
+process.setMaxListeners(benchOperations().length + 2);
 try {
   await prepareModels();
   const key = await makeKey();
