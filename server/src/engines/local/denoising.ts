@@ -1,6 +1,5 @@
-import { defineEngine } from '../define.js';
+import { definePhotoEngine } from '../define-photo.js';
 import { warmWithSmallJob } from '../models/warm.js';
-import { decode, encodePng } from '../raster/image.js';
 import { denoise } from '../restore/denoise.js';
 
 /**
@@ -8,18 +7,13 @@ import { denoise } from '../restore/denoise.js';
  * texture back (restore/denoise.ts). The noise level is estimated from the photo; the strength slider (1-100,
  * 50 = the estimate) scales the level the filter assumes.
  */
-export default defineEngine('denoising', {
-  async run(input, ctx) {
-    ctx.progress({ stage: 'Reading the photo', percent: 2 });
-    const photo = await decode(input.image);
-    const result = denoise(photo, {
-      strength: input.params.strength / 50,
-      onProgress: (fraction) => ctx.progress({ stage: 'Denoising', percent: Math.round(5 + 90 * fraction) }),
-    });
-    ctx.progress({ stage: 'Encoding', percent: 96 });
-    const png = await encodePng(result.image);
+export default definePhotoEngine('denoising', {
+  stage: 'Denoising',
+  percents: { read: 2, work: [5, 95], encode: 96 },
+  run(job, photo, progress) {
+    const result = denoise(photo, { strength: job.params.strength / 50, onProgress: progress });
     return {
-      images: [png],
+      image: result.image,
       metadata: {
         method: 'non-local means (luminance full size, chroma half size), then a DCT Wiener step on luminance',
         estimatedNoiseSigma: round(result.sigma),
