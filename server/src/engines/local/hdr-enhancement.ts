@@ -1,8 +1,8 @@
-import { defineEngine } from '../define.js';
+import { definePhotoEngine } from '../define-photo.js';
 import { warmWithSmallJob } from '../models/warm.js';
 import { fitScale } from '../raster/geometry.js';
 import { guidedFilter } from '../raster/guided-filter.js';
-import { decode, encodePng, type RawImage } from '../raster/image.js';
+import type { RawImage } from '../raster/image.js';
 import { resizeRaw } from '../raster/resize.js';
 
 /**
@@ -210,16 +210,14 @@ export async function hdrEnhance(photo: RawImage, strength: number, basePixels =
   return { image: { ...photo, data: out }, gamma, exposure: Math.exp(exposure), detailBoost };
 }
 
-export default defineEngine('hdr-enhancement', {
-  async run(input, ctx) {
-    ctx.progress({ stage: 'Reading the photo', percent: 5 });
-    const photo = await decode(input.image);
-    ctx.progress({ stage: 'Lifting shadows, keeping local contrast', percent: 30 });
-    const result = await hdrEnhance(photo, input.params.strength / 50);
-    ctx.progress({ stage: 'Encoding', percent: 85 });
-    const png = await encodePng(result.image);
+export default definePhotoEngine('hdr-enhancement', {
+  stage: 'Lifting shadows, keeping local contrast',
+  percents: { read: 5, work: [30, 85], encode: 85 },
+  async run(job, photo, progress) {
+    progress(0);
+    const result = await hdrEnhance(photo, job.params.strength / 50);
     return {
-      images: [png],
+      image: result.image,
       metadata: {
         method: 'base/detail tone mapping (guided filter), gamma-lifted base, gain map on RGB',
         gamma: Math.round(result.gamma * 1000) / 1000,

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
-import { defineEngine } from '../define.js';
+import { definePhotoEngine } from '../define-photo.js';
 import { warmWithSmallJob } from '../models/warm.js';
-import { decode, encodePng, luma, lumaBytes, type RawImage } from '../raster/image.js';
+import { luma, lumaBytes, type RawImage } from '../raster/image.js';
 
 /**
  * Pencil sketch. Graphite: the grey image colour-dodged with its own blurred inverse (grey * 255 / blur(grey)),
@@ -78,23 +78,14 @@ export async function pencilSketch(photo: RawImage, style: 'graphite' | 'colored
   return { data: out, width: w, height: h, channels: 3 };
 }
 
-export default defineEngine('pencil-sketch', {
-  async run(input, ctx) {
-    const { style } = input.params;
-    ctx.progress({ stage: 'Reading the photo', percent: 10 });
-    const photo = await decode(input.image);
-    ctx.progress({ stage: 'Drawing', percent: 40 });
+export default definePhotoEngine('pencil-sketch', {
+  stage: 'Drawing',
+  percents: { read: 10, work: [40, 85], encode: 85 },
+  async run(job, photo, progress) {
+    const { style } = job.params;
+    progress(0);
     const image = await pencilSketch(photo, style);
-    ctx.progress({ stage: 'Encoding', percent: 85 });
-    // Graphite is one grey band: written as a greyscale PNG (sharp would otherwise expand it to sRGB).
-    const png =
-      image.channels === 1
-        ? await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } })
-            .toColourspace('b-w')
-            .png()
-            .toBuffer()
-        : await encodePng(image);
-    return { images: [png], metadata: { method: 'colour dodge of the blurred inverse, shaded', style } };
+    return { image, metadata: { method: 'colour dodge of the blurred inverse, shaded', style } };
   },
   warm: warmWithSmallJob,
 });
