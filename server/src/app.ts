@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, NO_CONTROL_CHARACTERS, NO_SUCH_JOB, NO_SUCH_KEY, type OperationId } from '@ai-editor/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type DatabaseHandle, openDatabase } from './adapters/db.js';
 import type { EnginePool } from './adapters/engine-pool.js';
@@ -99,6 +99,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    // The router's own refusals (a broken percent-encoding, a path segment past its length) in the catalogue's shape.
+    frameworkErrors: (err, _request, reply) => {
+      const reason = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'The address is too long' : 'The address is not valid';
+      return (reply as FastifyReply).code(400).send(new AppError('BAD_REQUEST', { reason }).toBody());
     },
   });
   app.addHook('onRequest', async (request, reply) => {
