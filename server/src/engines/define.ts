@@ -16,7 +16,8 @@ const FILE_INPUT = { file: 'image', mask: 'mask', file2: 'image2' } as const;
  * Makes an operation's local engine (the default export of engines/local/<operation>.ts). The job's parameters
  * reach `run` parsed and defaulted by the catalogue (core's parseParams, the same check as at submit, run again
  * here so that the type holds for any stored job) and its required files are there: no engine parses, defaults
- * or checks them itself.
+ * or checks them itself. A photo → photo engine is made with definePhotoEngine (define-photo.ts), which adds on top
+ * of this the reading of the photo, the encoding of its one image and their progress.
  */
 export function defineEngine<Id extends OperationId>(
   operation: Id,
