@@ -1,6 +1,5 @@
-/** Core's tables of facts: image formats, and the administrator actions with their addresses. */
+/** Core's table of image formats: what uploads accept, what results may be asked in, and the lookups on it. */
 import { describe, expect, it } from 'vitest';
-import { ADMIN_ACTIONS, adminActionUrl } from '../src/api/admin.js';
 import { extensionFor } from '../src/file-names.js';
 import { formatByExtension, formatByMime, IMAGE_FORMATS } from '../src/formats.js';
 import { ACCEPTED_MIME_TYPES } from '../src/limits.js';
@@ -18,13 +17,5 @@ describe('image formats', () => {
     expect(formatByExtension('.JPEG')?.mime).toBe('image/jpeg');
     expect(formatByMime('image/gif')).toBeUndefined();
     expect(extensionFor('image/gif')).toBe('png');
-  });
-});
-
-describe('admin actions', () => {
-  it("build each action's address with its target escaped", () => {
-    expect(adminActionUrl('cancel-job', 42)).toBe('/api/admin/jobs/42/cancel');
-    expect(adminActionUrl('block-account', 'a/b c')).toBe('/api/admin/users/a%2Fb%20c/block');
-    expect(Object.keys(ADMIN_ACTIONS)).toEqual(['cancel-job', 'block-account', 'unblock-account']);
   });
 });

@@ -20,11 +20,6 @@ export const ADMIN_ACTIONS = {
 export type AdminAction = keyof typeof ADMIN_ACTIONS;
 export const ADMIN_ACTION_NAMES = Object.keys(ADMIN_ACTIONS) as [AdminAction, ...AdminAction[]];
 
-/** The address of an action on one target (a job id, an account's uid), as the web app posts it. */
-export function adminActionUrl(action: AdminAction, target: string | number): string {
-  return ADMIN_ACTIONS[action].route.replace(/:[a-z]+/, encodeURIComponent(String(target)));
-}
-
 /** `GET /api/admin/jobs?status=&operation=&uid=`: the newest jobs of every visitor. */
 export const adminJobsQuery = z.object({
   status: z.enum(['waiting', 'running', 'pending', 'completed', 'failed']).optional(),
