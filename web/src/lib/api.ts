@@ -17,10 +17,7 @@ export class ApiError extends Error {
   }
 }
 
-/**
- * The `{ code, message }` of an error answer. Checked by shape only: the catalogue and zod stay out of the landing
- * page's JavaScript, and the server sends no other codes.
- */
+/** The `{ code, message }` of an error answer, checked by shape: the server sends only the catalogue's codes. */
 function errorBody(body: unknown): ApiErrorBody | undefined {
   const fields = body as Partial<Record<keyof ApiErrorBody, unknown>> | null | undefined;
   return typeof fields?.code === 'string' && typeof fields.message === 'string' ? (body as ApiErrorBody) : undefined;
