@@ -74,7 +74,7 @@ function agreementWeights(
   const weights = distances.map((d, i) => {
     const smooth = blurWithin(d, inside, width, height, 1, kernel);
     const { weight: base, spread: own = spread } = fills[i] as WeightedFill;
-    return Float32Array.from(smooth, (v, o) => (inside[o] ? base * Math.exp(-((v / own) ** 2)) : 0));
+    return smooth.map((v, o) => (inside[o] ? base * Math.exp(-((v / own) ** 2)) : 0));
   });
   for (let o = 0; o < n; o++) {
     if (!inside[o]) continue;

@@ -77,8 +77,8 @@ export function exemplarFill(
 ): Int32Array {
   const n = w * h;
   const src = new Int32Array(n).fill(-1);
-  const filled = Uint8Array.from(hole, (v) => (v ? 0 : 1));
-  const conf = Float32Array.from(hole, (v) => (v ? 0 : 1));
+  const filled = hole.map((v) => (v ? 0 : 1));
+  const conf = new Float32Array(filled);
   const gray = new Float32Array(n);
   for (let i = 0; i < n; i++)
     gray[i] = ((img[i * nc] as number) + (img[i * nc + 1] as number) + (img[i * nc + 2] as number)) / 3;
@@ -284,7 +284,7 @@ export function exemplarFill(
 function patchSigma(gray: Float32Array, w: number, h: number, r: number): Float32Array {
   const s1 = integralImage(gray, w, h);
   // In doubles: a float32 square would round.
-  const squares = Float64Array.from(gray, (v) => v * v);
+  const squares = new Float64Array(gray).map((v) => v * v);
   const s2 = integralImage(squares, w, h);
   const out = new Float32Array(w * h);
   const k = (2 * r + 1) ** 2;

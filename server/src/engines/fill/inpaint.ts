@@ -185,7 +185,7 @@ function searchWhole(m: Matcher, finest: boolean): Int32Array {
 
 /** Fills the hole layer by layer from its border, each pixel the mean of its known or already filled neighbours. */
 function smoothGuess(img: Float32Array, hole: Uint8Array, w: number, h: number): void {
-  const known = Uint8Array.from(hole, (v) => (v ? 0 : 1));
+  const known = hole.map((v) => (v ? 0 : 1));
   let front: number[] = [];
   for (let i = 0; i < hole.length; i++) if (hole[i]) front.push(i);
   while (front.length > 0) {

@@ -89,7 +89,7 @@ function lineEnds(plane: Float32Array, dist: Uint8Array, w: number, h: number): 
   }
   const ends: LineEnd[] = [];
   for (const s of [1, -1]) {
-    const ofSign = Uint8Array.from(sign, (v) => (v === s ? 1 : 0));
+    const ofSign = new Uint8Array(sign.map((v) => (v === s ? 1 : 0)));
     for (const { pixels } of components(ofSign, w, h, 1, 1)) {
       if (pixels.length < 4 || !pixels.some((p) => dist[p] === RING.from)) continue;
       if (Math.max(...pixels.map((p) => dist[p] as number)) - RING.from < MIN_REACH) continue;

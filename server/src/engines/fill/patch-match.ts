@@ -146,7 +146,9 @@ export class Matcher {
   vote(): void {
     const { w, hole, img } = this.l;
     const { targets, nnf, nnd, r } = this;
-    const sorted = Float32Array.from(targets, (t) => nnd[t] as number).sort();
+    const sorted = new Float32Array(targets.length);
+    for (const [k, t] of targets.entries()) sorted[k] = nnd[t] as number;
+    sorted.sort();
     const s2 = Math.max(sorted[Math.floor(sorted.length * 0.75)] ?? 0, 1e-3);
     const acc = new Float32Array(img.length);
     const wsum = new Float32Array(hole.length);

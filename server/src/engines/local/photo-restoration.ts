@@ -233,7 +233,7 @@ export default defineEngine('photo-restoration', {
 
 /** True when no painted pixel lies deeper than THIN_DEPTH inside the mask (strokes over scratches, not areas). */
 function isThin(mask: Uint8Array, w: number, h: number): boolean {
-  const outside = Uint8Array.from(mask, (v) => (v ? 0 : 1));
+  const outside = mask.map((v) => (v ? 0 : 1));
   const near = dilate(outside, w, h, THIN_DEPTH);
   for (let i = 0; i < mask.length; i++) if (mask[i] && !near[i]) return false;
   return true;
@@ -241,7 +241,7 @@ function isThin(mask: Uint8Array, w: number, h: number): boolean {
 
 /** Gaussian blur of sigma 1 of a luminance plane. */
 async function blurred(y: Float32Array, w: number, h: number): Promise<Float32Array> {
-  const bytes = Buffer.from(Uint8Array.from(y, (v) => Math.round(v)));
+  const bytes = Buffer.from(new Uint8Array(y.map((v) => Math.round(v))));
   return Float32Array.from(
     await sharp(bytes, { raw: { width: w, height: h, channels: 1 } })
       .blur(1)

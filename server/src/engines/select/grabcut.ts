@@ -44,7 +44,7 @@ async function reducedCut(
   const mask = await cutCopy(await resizeRaw(img, width, height), scale);
   const grey = { data: Buffer.from(mask.map((v) => v * 255)), width, height, channels: 1 as const };
   const big = await resizeRaw(grey, img.width, img.height, 'linear');
-  return Uint8Array.from(big.data, (v) => (v >= 128 ? 1 : 0));
+  return new Uint8Array(big.data.map((v) => (v >= 128 ? 1 : 0)));
 }
 
 function cut(cv: OpenCv, img: RawImage, box: Rect): Uint8Array {
@@ -61,7 +61,7 @@ function cut(cv: OpenCv, img: RawImage, box: Rect): Uint8Array {
     const fgd = track(new cv.Mat());
     cv.grabCut(src, mask, rect, bgd, fgd, ITERATIONS, cv.GC_INIT_WITH_RECT);
     const m = mask.data as Uint8Array;
-    return Uint8Array.from(m, (v) => (v === cv.GC_FGD || v === cv.GC_PR_FGD ? 1 : 0));
+    return m.map((v) => (v === cv.GC_FGD || v === cv.GC_PR_FGD ? 1 : 0));
   });
 }
 
@@ -96,6 +96,6 @@ function cutLabels(cv: OpenCv, img: RawImage, labels: Uint8Array): Uint8Array {
     cv.setRNGSeed(0);
     cv.grabCut(src, mask, rect, bgd, fgd, ITERATIONS, cv.GC_INIT_WITH_MASK);
     const m = mask.data as Uint8Array;
-    return Uint8Array.from(m, (v) => (v === cv.GC_FGD || v === cv.GC_PR_FGD ? 1 : 0));
+    return m.map((v) => (v === cv.GC_FGD || v === cv.GC_PR_FGD ? 1 : 0));
   });
 }
