@@ -1,9 +1,10 @@
 import { LEARNED_FILL_MAX_PIXELS } from '@ai-editor/core';
-import { miganFill } from '../models/migan.js';
+import { miganFill, warmMigan } from '../models/migan.js';
+import { warmWithSmallJob } from '../models/warm.js';
 import { processMaskedRegion } from '../raster/fit.js';
 import { cropRaw, maskBox, padBox } from '../raster/geometry.js';
 import { decode, decodeMask, encodePng, type RawImage } from '../raster/image.js';
-import type { EngineContext, EngineOutput } from '../types.js';
+import type { EngineContext, EngineOutput, LocalEngine } from '../types.js';
 import { detailMean } from './detail-mean.js';
 import { type EdgeContrast, haloGrowth } from './halo-growth.js';
 import { inpaint } from './inpaint.js';
@@ -59,7 +60,7 @@ function growMask(photo: RawImage, painted: RawImage, dilation: number): { mask:
   const part = cropRaw(painted, box);
   const { width: bw, height: bh } = box;
   const thin = thinParts(part.data, bw, bh, STROKE_RADIUS);
-  const partBlobs = Uint8Array.from(thin, (t, i) => (part.data[i] && !t ? 1 : 0));
+  const partBlobs = thin.map((t, i) => (part.data[i] && !t ? 1 : 0));
   const crop = cropRaw(photo, box);
   const grow = (seeds: Uint8Array, rings: number, contrast: EdgeContrast) =>
     dilation > 0 && seeds.includes(1) ? haloGrowth(crop, part.data, seeds, rings, contrast) : new Uint8Array(bw * bh);
@@ -78,7 +79,7 @@ function growMask(photo: RawImage, painted: RawImage, dilation: number): { mask:
 
 /** The grown mask's pixels outside its blobs: its strokes. */
 function strokesOf(mask: RawImage, blobs: Uint8Array): Uint8Array {
-  return Uint8Array.from(blobs, (b, i) => (mask.data[i] && !b ? 1 : 0));
+  return blobs.map((b, i) => (mask.data[i] && !b ? 1 : 0));
 }
 
 /** Where try v places the network's window: the hole off its centre by SHIFTS[v % 5]. */
@@ -233,7 +234,8 @@ export async function fillMasked(
   const { mask, blobs } = await timed(onStage, 'grow mask', () => growMask(photo, painted, dilation));
   const v = input.variation ?? 0;
   const variation = Number.isInteger(v) && v > 0 ? v : 0;
-  const holePixels = mask.data.reduce((n, m) => n + (m ? 1 : 0), 0);
+  let holePixels = 0;
+  for (const m of mask.data) if (m) holePixels++;
   if (holePixels === 0) {
     return { images: [await encodePng(photo)], metadata: { note: 'The mask was empty: nothing to fill' } };
   }
@@ -279,4 +281,10 @@ export async function fillMasked(
       ...(variation > 0 && { variation }),
     },
   };
+}
+
+/** A fill engine's warm-up: the network's slow first passes, then one small job (models/warm.ts). */
+export async function warmFill(ctx: Pick<EngineContext, 'threads'>, engine: LocalEngine): Promise<void> {
+  await warmMigan(ctx.threads);
+  await warmWithSmallJob(ctx, engine);
 }
