@@ -22,7 +22,6 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { FILL_STAGES, type FillStage, fillMasked } from '../server/src/engines/fill/masked-fill.js';
 import { OBJECT_REMOVAL_FILL } from '../server/src/engines/local/object-removal.js';
-import { warmMigan } from '../server/src/engines/models/migan.js';
 import { cropRaw, maskBox, padBox } from '../server/src/engines/raster/geometry.js';
 import type { RawImage } from '../server/src/engines/raster/image.js';
 import { fixturePixels, fromPng, recordingContext, toPng } from '../test-support/engine-ctx.js';
@@ -356,11 +355,9 @@ async function stageContributions(labels: string[], rows: PaintedRow[]): Promise
  * (a blob over 0.5 % of the photo: the small-hole path with the learned fill), first try and "Try another fill"; a
  * large one there (5 %: the patch fill alone); and a ~1 % object on a 12-megapixel photo (4000x3000). Wall time, this
  * process's CPU time (on a shared machine the figure that compares across runs) and each stage's time; beside it,
- * OpenCV's Telea fill of the same mask timed between our runs, so a loaded machine slows both. The network is warmed
- * first, as an engine host warms it.
+ * OpenCV's Telea fill of the same mask timed between our runs, so a loaded machine slows both.
  */
 async function speed() {
-  await warmMigan(THREADS);
   const runs: { label: string; w: number; h: number; share: number; variation: number }[] = [
     { label: '1024x1024, 0.5 % object, first try', w: 1024, h: 1024, share: 0.005, variation: 0 },
     { label: '1024x1024, 0.5 % object, try another', w: 1024, h: 1024, share: 0.005, variation: 1 },

@@ -1,10 +1,9 @@
 import { LEARNED_FILL_MAX_PIXELS } from '@ai-editor/core';
-import { miganFill, warmMigan } from '../models/migan.js';
-import { warmWithSmallJob } from '../models/warm.js';
+import { miganFill } from '../models/migan.js';
 import { processMaskedRegion } from '../raster/fit.js';
 import { cropRaw, maskBox, padBox } from '../raster/geometry.js';
 import { decode, decodeMask, encodePng, type RawImage } from '../raster/image.js';
-import type { EngineContext, EngineOutput, LocalEngine } from '../types.js';
+import type { EngineContext, EngineOutput } from '../types.js';
 import { detailMean } from './detail-mean.js';
 import { type EdgeContrast, haloGrowth } from './halo-growth.js';
 import { inpaint } from './inpaint.js';
@@ -281,10 +280,4 @@ export async function fillMasked(
       ...(variation > 0 && { variation }),
     },
   };
-}
-
-/** A fill engine's warm-up: the network's slow first passes, then one small job (models/warm.ts). */
-export async function warmFill(ctx: Pick<EngineContext, 'threads'>, engine: LocalEngine): Promise<void> {
-  await warmMigan(ctx.threads);
-  await warmWithSmallJob(ctx, engine);
 }

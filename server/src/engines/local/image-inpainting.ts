@@ -1,6 +1,7 @@
 import { defineEngine } from '../define.js';
-import { fillMasked, warmFill } from '../fill/masked-fill.js';
+import { fillMasked } from '../fill/masked-fill.js';
 import { releaseMigan } from '../models/migan.js';
+import { warmWithSmallJob } from '../models/warm.js';
 
 /**
  * Inpainting repairs small damaged areas (scratches, spots, text, dates): the same fill as object removal, but the
@@ -9,6 +10,6 @@ import { releaseMigan } from '../models/migan.js';
  */
 export default defineEngine('image-inpainting', {
   run: (input, ctx) => fillMasked(input, ctx, { dilation: 0.002, minDilation: 1, keepForeign: true }),
-  warm: warmFill,
+  warm: warmWithSmallJob,
   release: releaseMigan,
 });

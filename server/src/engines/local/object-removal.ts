@@ -1,6 +1,7 @@
 import { defineEngine } from '../define.js';
-import { type FillOptions, fillMasked, warmFill } from '../fill/masked-fill.js';
+import { type FillOptions, fillMasked } from '../fill/masked-fill.js';
 import { releaseMigan } from '../models/migan.js';
+import { warmWithSmallJob } from '../models/warm.js';
 
 /**
  * Object removal: the mask grows a little more than inpainting's, so soft edges and halos around the object go with
@@ -11,6 +12,6 @@ export const OBJECT_REMOVAL_FILL: FillOptions = { dilation: 0.004, minDilation: 
 
 export default defineEngine('object-removal', {
   run: (input, ctx) => fillMasked(input, ctx, OBJECT_REMOVAL_FILL),
-  warm: warmFill,
+  warm: warmWithSmallJob,
   release: releaseMigan,
 });

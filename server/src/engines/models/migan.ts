@@ -48,15 +48,25 @@ let session: Promise<ort.InferenceSession> | undefined;
 /**
  * The memory arena keeps the network's working buffers between passes: without it every pass allocates and faults in
  * its buffers afresh, and a pass took 1.4 s instead of 0.43 s on the idle 2-core machine. The input is always
- * SIDE x SIDE, so the arena (about 700 MB) reaches its size on the first passes and does not grow after.
+ * SIDE x SIDE, so the arena (about 0.75 GB) reaches its size on the first passes and does not grow after. Those first
+ * two passes take about three times a warm one's time, so a new session runs them on a blank square before it serves
+ * (an engine host's warm-up, or the first job after an idle release).
  */
 function getSession(threads: number): Promise<ort.InferenceSession> {
-  session ??= ort.InferenceSession.create(withHardPaste(fs.readFileSync(miganModelPath())), {
-    intraOpNumThreads: threads,
-    interOpNumThreads: 1,
-    enableCpuMemArena: true,
-    graphOptimizationLevel: 'all',
-  });
+  session ??= (async () => {
+    const s = await ort.InferenceSession.create(withHardPaste(fs.readFileSync(miganModelPath())), {
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+      enableCpuMemArena: true,
+      graphOptimizationLevel: 'all',
+    });
+    const known = new Uint8Array(SIDE * SIDE).fill(255);
+    for (let y = SIDE / 4; y < (3 * SIDE) / 4; y++) known.fill(0, y * SIDE + SIDE / 4, y * SIDE + (3 * SIDE) / 4);
+    const image = new ort.Tensor('uint8', new Uint8Array(3 * SIDE * SIDE).fill(128), [1, 3, SIDE, SIDE]);
+    for (let pass = 0; pass < 2; pass++)
+      await s.run({ image, mask: new ort.Tensor('uint8', known, [1, 1, SIDE, SIDE]) });
+    return s;
+  })();
   return session;
 }
 
@@ -170,18 +180,4 @@ export async function miganFill(
     }
   }
   return { ...img, data };
-}
-
-/**
- * Runs the network twice on a blank square with a hole in its middle: its first two passes take about three times a
- * warm one's time (the arena growing, then the memory plan settling), so a host pays them when it starts.
- */
-export async function warmMigan(threads: number): Promise<void> {
-  const s = await getSession(threads);
-  const known = new Uint8Array(SIDE * SIDE).fill(255);
-  for (let y = SIDE / 4; y < (3 * SIDE) / 4; y++) known.fill(0, y * SIDE + SIDE / 4, y * SIDE + (3 * SIDE) / 4);
-  const image = new ort.Tensor('uint8', new Uint8Array(3 * SIDE * SIDE).fill(128), [1, 3, SIDE, SIDE]);
-  for (let pass = 0; pass < 2; pass++) {
-    await s.run({ image, mask: new ort.Tensor('uint8', known, [1, 1, SIDE, SIDE]) });
-  }
 }
