@@ -2,15 +2,15 @@
  * Estimates against the truth: every local operation run warm on a small (548x342), a medium (1024x1024) and a
  * 12-megapixel (4000x3000) photo, the mask tools with a small mask (a brushed object over 0.5 % of the photo) and a
  * large one (12 %), each run as an engine host runs it (PNG in, PNG out). Prints the expected time (expectedMs, from
- * the `cost` of the operation's catalogue entry, core/src/catalogue/) beside the measured one, their ratio, and
- * whether it is within 2x; sizes whose output the catalogue refuses (OUTPUT_TOO_LARGE) are left out. Then, per
- * operation and settings, the fixed + per-megapixel pair that fits the measured times best in relative terms, written
- * as the entry's `cost` should hold it, and the lane each estimate puts a 1-megapixel job in. The machine's load is
- * printed: on a shared machine wall times follow it, so the process's CPU time C is printed beside them and is what
- * the check and the fit use. On the idle 2-core machine the estimates are for, a job takes between C / 2 (its work
- * split evenly over two threads) and C (one thread), so an estimate E is within 2x of the idle time however the
- * engine's work is threaded exactly when C / 2 <= E <= C (ratio E / C in 0.5-1); the fit aims at C / sqrt 2, the
- * middle of that range on a log scale.
+ * the `cost` of the operation's catalogue entry, core/src/catalogue/) beside the measured one, their ratio, and whether
+ * it is within 2x; sizes whose output the catalogue refuses (OUTPUT_TOO_LARGE) are left out. Then, per operation and
+ * settings, the fixed + per-megapixel pair (the mask tools: and per megapixel painted) that fits the measured times
+ * best in relative terms, written as the entry's `cost` should hold it, and the lane each estimate puts a 1-megapixel
+ * job in. The machine's load is printed: on a shared machine wall times follow it, so the process's CPU time C is
+ * printed beside them and is what the check and the fit use. On the idle 2-core machine the estimates are for, a job
+ * takes between C / 2 (its work split evenly over two threads) and C (one thread), so an estimate E is within 2x of the
+ * idle time however the engine's work is threaded exactly when C / 2 <= E <= C (ratio E / C in 0.5-1); the fit aims at
+ * C / sqrt 2, the middle of that range on a log scale.
  * Run: npm run bench:estimates   (BENCH_ONLY=object-removal,denoising to pick operations; BENCH_RUNS=1 timed runs)
  */
 import os from 'node:os';
@@ -68,7 +68,9 @@ interface Row {
   op: OperationId;
   params: Record<string, string>;
   megapixels: number;
-  /** Painted pixels (mask tools), whether the learned fill runs on them. */
+  /** Megapixels painted (mask tools; 0 otherwise). */
+  maskMegapixels: number;
+  /** Whether the learned fill runs on the painted pixels (mask tools). */
   learned: boolean;
   estimate: number;
   /** CPU time of the run (user + system, all threads), ms. */
@@ -124,7 +126,15 @@ for (const { op, params } of cases) {
       const estimate = expectedMs(op, size, params, maskPixels);
       const learned = maskPixels !== undefined && maskPixels <= LEARNED_FILL_MAX_PIXELS;
       const ratio = estimate / measured;
-      rows.push({ op, params, megapixels: (size.width * size.height) / 1e6, learned, estimate, measured });
+      rows.push({
+        op,
+        params,
+        megapixels: (size.width * size.height) / 1e6,
+        maskMegapixels: (maskPixels ?? 0) / 1e6,
+        learned,
+        estimate,
+        measured,
+      });
       console.log(
         [
           op,
@@ -145,32 +155,62 @@ for (const { op, params } of cases) {
 }
 
 /**
- * The fixed + per-megapixel pair that minimises the summed squared relative error to C / sqrt 2 over an operation's
- * runs (least squares on rows normalised by it), not below zero.
+ * The coefficients c >= 0 of `features` (per run) whose sum c . x minimises the summed squared relative error to
+ * C / sqrt 2 over the runs (least squares on rows normalised by it); a coefficient the solution wants below zero is
+ * dropped and the rest fitted again.
  */
-function fit(runs: Row[]): { fixedMs: number; msPerMegapixel: number } {
-  let [saa, sab, sbb, sa, sb] = [0, 0, 0, 0, 0];
-  for (const r of runs) {
-    const target = r.measured / Math.SQRT2;
-    const [a, b] = [1 / target, r.megapixels / target];
-    saa += a * a;
-    sab += a * b;
-    sbb += b * b;
-    sa += a;
-    sb += b;
+function fitNonNegative(runs: Row[], features: (r: Row) => number[]): number[] {
+  const n = features(runs[0] as Row).length;
+  let active = Array.from({ length: n }, (_, k) => k);
+  for (;;) {
+    const m = active.length;
+    const ata = Array.from({ length: m }, () => new Array<number>(m + 1).fill(0));
+    for (const r of runs) {
+      const x = features(r);
+      const a = active.map((k) => (x[k] as number) / (r.measured / Math.SQRT2));
+      for (let i = 0; i < m; i++) {
+        for (let j = 0; j < m; j++)
+          (ata[i] as number[])[j] = ((ata[i] as number[])[j] as number) + (a[i] as number) * (a[j] as number);
+        (ata[i] as number[])[m] = ((ata[i] as number[])[m] as number) + (a[i] as number);
+      }
+    }
+    const c = solve(ata);
+    const negative = c.findIndex((v) => !(v >= 0));
+    const out = new Array<number>(n).fill(0);
+    if (negative < 0 || m === 1) {
+      for (const [i, k] of active.entries()) out[k] = Math.max(0, Math.round(c[i] as number));
+      return out;
+    }
+    active = active.filter((_, i) => i !== negative);
   }
-  const det = saa * sbb - sab * sab;
-  let fixed = (sa * sbb - sb * sab) / det;
-  let perMp = (saa * sb - sab * sa) / det;
-  if (perMp < 0) [fixed, perMp] = [sa / saa, 0];
-  if (fixed < 0) [fixed, perMp] = [0, sb / sbb];
-  return { fixedMs: Math.round(fixed), msPerMegapixel: Math.round(perMp) };
+}
+
+/** Gaussian elimination with partial pivoting on an m x (m + 1) augmented matrix. */
+function solve(rows: number[][]): number[] {
+  const m = rows.length;
+  for (let col = 0; col < m; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < m; r++) {
+      if (Math.abs((rows[r] as number[])[col] as number) > Math.abs((rows[pivot] as number[])[col] as number))
+        pivot = r;
+    }
+    [rows[col], rows[pivot]] = [rows[pivot] as number[], rows[col] as number[]];
+    const p = rows[col] as number[];
+    for (let r = 0; r < m; r++) {
+      if (r === col) continue;
+      const row = rows[r] as number[];
+      const f = (row[col] as number) / (p[col] as number);
+      for (let k = col; k <= m; k++) row[k] = (row[k] as number) - f * (p[k] as number);
+    }
+  }
+  return rows.map((row, i) => (row[m] as number) / (row[i] as number));
 }
 
 /** A cost as its catalogue entry writes it (the entry's `cost` in core/src/catalogue/<family>.ts). */
 function written(c: ExpectedCost): string {
   const fields = [`fixedMs: ${c.fixedMs}`, `msPerMegapixel: ${c.msPerMegapixel}`];
   if (c.learnedFillMs) fields.push(`learnedFillMs: ${c.learnedFillMs}`);
+  if (c.msPerMaskMegapixel) fields.push(`msPerMaskMegapixel: ${c.msPerMaskMegapixel}`);
   const when = c.scaledWhen;
   if (when) fields.push(`scaledWhen: { param: '${when.param}', value: '${when.value}', times: ${when.times} }`);
   return `{ ${fields.join(', ')} }`;
@@ -190,8 +230,14 @@ for (const [key, rs] of byOp) {
   const { op, params } = rs[0] as Row;
   const cost = getOperation(op).cost;
   // The mask tools' learned-fill runs are fitted after the rest: their median excess over the line.
-  const f = fit(rs.filter((r) => !r.learned));
-  const line = (r: Row) => f.fixedMs + f.msPerMegapixel * r.megapixels;
+  // Mask tools: fixed + per megapixel + per megapixel painted; the rest fixed + per megapixel.
+  const masked = rs.some((r) => r.maskMegapixels > 0);
+  const [fixedMs = 0, msPerMegapixel = 0, msPerMaskMegapixel = 0] = fitNonNegative(
+    rs.filter((r) => !r.learned),
+    (r) => (masked ? [1, r.megapixels, r.maskMegapixels] : [1, r.megapixels]),
+  );
+  const f = { fixedMs, msPerMegapixel, msPerMaskMegapixel };
+  const line = (r: Row) => f.fixedMs + f.msPerMegapixel * r.megapixels + f.msPerMaskMegapixel * r.maskMegapixels;
   const excess = rs.filter((r) => r.learned).map((r) => r.measured / Math.SQRT2 - line(r));
   const learnedFillMs = excess.length ? Math.round(excess.sort((a, b) => a - b)[excess.length >> 1] as number) : 0;
   const fitted = (r: Row) => line(r) + (r.learned ? learnedFillMs : 0);
@@ -204,7 +250,7 @@ for (const [key, rs] of byOp) {
       worst(rs, (r) => r.estimate).toFixed(2),
       scaled
         ? `scaledWhen times: ${(f.msPerMegapixel / cost.msPerMegapixel).toFixed(2)} (fixedMs ${f.fixedMs})`
-        : written({ fixedMs: f.fixedMs, msPerMegapixel: f.msPerMegapixel, learnedFillMs }),
+        : written({ ...f, learnedFillMs }),
       worst(rs, fitted).toFixed(2),
       laneOf(expectedMs(op, { width: 1000, height: 1000 }, params)),
     ].join('\t'),

@@ -181,14 +181,14 @@ test('before the click: how long this photo should take, from the measured durat
   await page.goto('/features/face-enhancement');
   const estimate = page.getByTestId('photo-estimate');
   await expect(estimate).toHaveCount(0);
-  await choosePhoto(page, await resizedPhoto('astronaut.png', 1400, 1400, info.outputPath('photos')));
+  await choosePhoto(page, await resizedPhoto('astronaut.png', 1800, 1800, info.outputPath('photos')));
   // The table the server schedules by; a 2x upscale counts its larger output.
   const seconds = (scale: string) =>
-    Math.ceil(expectedMs('face-enhancement', { width: 1400, height: 1400 }, { scale }) / 1000);
+    Math.ceil(expectedMs('face-enhancement', { width: 1800, height: 1800 }, { scale }) / 1000);
   expect(seconds('2')).toBeGreaterThan(seconds('1'));
-  await expect(estimate).toHaveText(`Processing takes about ${seconds('1')} s for this photo (1400×1400).`);
+  await expect(estimate).toHaveText(`Processing takes about ${seconds('1')} s for this photo (1800×1800).`);
   await page.getByLabel('Output size').selectOption('2');
-  await expect(estimate).toHaveText(`Processing takes about ${seconds('2')} s for this photo (1400×1400).`);
+  await expect(estimate).toHaveText(`Processing takes about ${seconds('2')} s for this photo (1800×1800).`);
 
   await expect(page.getByText('The result is a PNG unless you choose JPEG or WebP under Output.')).toBeVisible();
   await expect(page.getByText(/within 30 seconds|always a PNG/)).toHaveCount(0);

@@ -46,5 +46,6 @@ export function expectedMs(
   const when = cost.scaledWhen;
   const scaled = when && String(params[when.param]) === when.value ? when.times : 1;
   const learned = maskPixels === undefined || maskPixels <= LEARNED_FILL_MAX_PIXELS ? (cost.learnedFillMs ?? 0) : 0;
-  return Math.round(cost.fixedMs + cost.msPerMegapixel * megapixels * scaled + learned);
+  const painted = ((cost.msPerMaskMegapixel ?? 0) * (maskPixels ?? 0)) / 1e6;
+  return Math.round(cost.fixedMs + cost.msPerMegapixel * megapixels * scaled + learned + painted);
 }

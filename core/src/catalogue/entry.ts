@@ -63,9 +63,11 @@ export interface ExpectedCost {
   msPerMegapixel: number;
   /** Mask tools: the learned fill's time, added when at most LEARNED_FILL_MAX_PIXELS are painted. */
   learnedFillMs?: number;
+  /** Mask tools: the time per megapixel painted (the patch fill's work follows the hole's area). */
+  msPerMaskMegapixel?: number;
   /**
    * The per-megapixel part times `times` when parameter `param` is `value`: a tool whose work follows its result
-   * (face enhancement's 2x upscales the whole photo; super-resolution's network runs on the photo, so it has none).
+   * (face enhancement's 2x upscales the whole photo; super-resolution's 4x writes four times the pixels of its 2x).
    */
   scaledWhen?: { param: string; value: string; times: number };
 }

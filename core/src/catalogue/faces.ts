@@ -23,7 +23,7 @@ export const FACE_ENHANCEMENT = {
       ],
     },
   ],
-  cost: { fixedMs: 1000, msPerMegapixel: 350, scaledWhen: { param: 'scale', value: '2', times: 2.5 } },
+  cost: { fixedMs: 450, msPerMegapixel: 250, scaledWhen: { param: 'scale', value: '2', times: 3 } },
   outputSize: { scaleParam: 'scale' },
   whyChoose: [
     'Finds every face in the photo automatically',

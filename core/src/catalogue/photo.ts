@@ -22,7 +22,7 @@ export const SUPER_RESOLUTION = {
       ],
     },
   ],
-  cost: { fixedMs: 200, msPerMegapixel: 9000 },
+  cost: { fixedMs: 0, msPerMegapixel: 5700, scaledWhen: { param: 'scale', value: '4', times: 1.35 } },
   outputSize: { scaleParam: 'scale' },
   whyChoose: [
     'Sharper than ordinary resizing',
@@ -63,7 +63,7 @@ export const DENOISING = {
   params: [
     { kind: 'number', name: 'strength', label: 'Strength', default: 50, min: 1, max: 100, step: 1, slider: true },
   ],
-  cost: { fixedMs: 100, msPerMegapixel: 1300 },
+  cost: { fixedMs: 160, msPerMegapixel: 920 },
   whyChoose: [
     'Cleans high-ISO and low-light noise',
     'Edges and texture stay crisp',
@@ -82,7 +82,7 @@ export const CARTOONIZATION = {
   status: 'working',
   guestAccess: false,
   params: [],
-  cost: { fixedMs: 135, msPerMegapixel: 100 },
+  cost: { fixedMs: 90, msPerMegapixel: 60 },
   whyChoose: ['Flat colour regions', 'Clean outlines', 'Faces stay recognisable', 'PNG output'],
   tutorial: uploadTutorial('Nothing to set.'),
 } as const satisfies OperationDef;
@@ -107,7 +107,7 @@ export const PENCIL_SKETCH = {
       ],
     },
   ],
-  cost: { fixedMs: 10, msPerMegapixel: 130 },
+  cost: { fixedMs: 10, msPerMegapixel: 90 },
   whyChoose: ['Graphite or coloured pencil', 'Keeps the important edges', 'Ready in a second', 'PNG output'],
   tutorial: uploadTutorial('Choose graphite or coloured pencil.'),
 } as const satisfies OperationDef;
@@ -123,7 +123,7 @@ export const HDR_ENHANCEMENT = {
   params: [
     { kind: 'number', name: 'strength', label: 'Strength', default: 50, min: 1, max: 100, step: 1, slider: true },
   ],
-  cost: { fixedMs: 100, msPerMegapixel: 250 },
+  cost: { fixedMs: 100, msPerMegapixel: 160 },
   whyChoose: ['Brighter shadows', 'More local contrast', 'No colour shift', 'No new blown highlights'],
   tutorial: uploadTutorial('Raise the strength for darker photos.'),
 } as const satisfies OperationDef;
@@ -162,7 +162,7 @@ export const PHOTO_RESTORATION = {
     },
     { kind: 'boolean', name: 'enhance_faces', label: 'Enhance faces', default: true },
   ],
-  cost: { fixedMs: 800, msPerMegapixel: 2600 },
+  cost: { fixedMs: 650, msPerMegapixel: 1150 },
   whyChoose: ['Finds scratches and dust', 'Reduces grain', 'Sharpens faces', 'Never invents colour'],
   tutorial: uploadTutorial('Optionally paint over scratches the automatic detection misses.'),
 } as const satisfies OperationDef;

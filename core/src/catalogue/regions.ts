@@ -12,7 +12,7 @@ export const OBJECT_REMOVAL = {
   status: 'working',
   guestAccess: false,
   params: [],
-  cost: { fixedMs: 650, msPerMegapixel: 150, learnedFillMs: 1900 },
+  cost: { fixedMs: 400, msPerMegapixel: 100, msPerMaskMegapixel: 2000, learnedFillMs: 700 },
   tryAgain: true,
   whyChoose: [
     'Brush, eraser, undo and zoom for precise masks',
@@ -47,7 +47,7 @@ export const IMAGE_INPAINTING = {
         'and does not read the prompt.',
     },
   ],
-  cost: { fixedMs: 800, msPerMegapixel: 160, learnedFillMs: 1900 },
+  cost: { fixedMs: 570, msPerMegapixel: 75, msPerMaskMegapixel: 1400, learnedFillMs: 670 },
   tryAgain: true,
   whyChoose: [
     'Mends scratches, spots, text and dates from what surrounds them',
@@ -93,7 +93,7 @@ export const BACKGROUND_REMOVAL = {
     },
     { kind: 'boolean', name: 'crop', label: 'Crop to the subject', default: false },
   ],
-  cost: { fixedMs: 2350, msPerMegapixel: 115 },
+  cost: { fixedMs: 2270, msPerMegapixel: 170 },
   whyChoose: [
     'Clean edges around hair and fine detail',
     'Transparent PNG at the full size of your photo',
@@ -126,7 +126,7 @@ export const IMAGE_SEGMENTATION = {
       ],
     },
   ],
-  cost: { fixedMs: 350, msPerMegapixel: 550 },
+  cost: { fixedMs: 210, msPerMegapixel: 285 },
   whyChoose: ['People and objects', 'Overlay and mask outputs', 'Clean edges', 'PNG output'],
   tutorial: uploadTutorial(
     'Choose the subject, or leave it on Automatic: people when there are any, otherwise the main object.',
