@@ -107,7 +107,7 @@ export const PENCIL_SKETCH = {
       ],
     },
   ],
-  cost: { fixedMs: 10, msPerMegapixel: 90 },
+  cost: { fixedMs: 20, msPerMegapixel: 110 },
   whyChoose: ['Graphite or coloured pencil', 'Keeps the important edges', 'Ready in a second', 'PNG output'],
   tutorial: uploadTutorial('Choose graphite or coloured pencil.'),
 } as const satisfies OperationDef;
