@@ -37,6 +37,7 @@ export interface DenoiseCase {
 export const DENOISE_SIGMA = 25;
 
 export const DENOISE_CASES: Record<CaseSet, DenoiseCase[]> = {
+  'held-out-2': [],
   'held-out': [
     {
       name: 'raccoon fur',
@@ -80,6 +81,7 @@ export interface CartoonCase {
 }
 
 export const CARTOON_CASES: Record<CaseSet, CartoonCase[]> = {
+  'held-out-2': [],
   'held-out': [
     { name: 'hopper (face)', photo: 'bench/fill/photos/hopper.jpg' },
     { name: 'raccoon (fur, face)', photo: 'bench/fill/photos/raccoon.jpg' },
