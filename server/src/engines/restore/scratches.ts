@@ -49,8 +49,10 @@ function samplePoints(pixels: number[]): number[] {
 
 /**
  * A scratch lies across one surface: the photo is about the same on its two sides. A highlight or shadow along an
- * object's edge (a rim, a fold, a stripe's border) has different things on each side. True when, at enough points
- * of the mark, the difference across it is under half the mark's typical contrast.
+ * object's edge (a rim, a fold, a stripe's border) has different things on each side, and the same side is the
+ * brighter one all along it; a scratch running through texture (along grass blades) finds its sides differing too,
+ * but either side brighter by turns. True when, at enough points of the mark, the difference across it is under half
+ * the mark's typical contrast, or when the points that differ do not favour one side (ONE_SIDED).
  */
 function sameOnBothSides(
   y: Float32Array,
@@ -68,6 +70,7 @@ function sameOnBothSides(
   const bar = 0.5 * (own[own.length >> 1] as number);
   let same = 0;
   let n = 0;
+  let firstBrighter = 0;
   for (const p of points) {
     const px = p % w;
     const py = (p - px) / w;
@@ -76,10 +79,14 @@ function sameOnBothSides(
     const bx = Math.round(px - nx);
     const by = Math.round(py - ny);
     if (ax < 0 || ay < 0 || bx < 0 || by < 0 || ax >= w || bx >= w || ay >= h || by >= h) continue;
-    if (Math.abs((y[ay * w + ax] as number) - (y[by * w + bx] as number)) < bar) same++;
+    const d = (y[ay * w + ax] as number) - (y[by * w + bx] as number);
+    if (Math.abs(d) < bar) same++;
+    else if (d > 0) firstBrighter++;
     n++;
   }
-  return n === 0 || same >= SAME_SIDES * n;
+  const differ = n - same;
+  const oneSided = differ > 0 && Math.max(firstBrighter, differ - firstBrighter) / differ >= ONE_SIDED;
+  return n === 0 || same >= SAME_SIDES * n || !oneSided;
 }
 
 /**
@@ -191,6 +198,12 @@ function countAbove(t: Float32Array, w: number, h: number, centre: number, r: nu
 const ANGLES = 24;
 /** Share of a scratch's points that must look alike on its two sides (a scratch may cross a few edges). */
 const SAME_SIDES = 0.35;
+/**
+ * The share of a mark's differing points brighter on the same side from which it is an edge's highlight or shadow.
+ * Decided on the seen sets: 0.8 brought the meadow's repaired damage from 67.0 to 80.1 % (0.7: 77.6 %) and lowered
+ * the undamaged rest's PSNR by at most 2.4 dB (camera, to 33.3 dB).
+ */
+const ONE_SIDED = 0.8;
 /**
  * Share of a mark's points with a companion line of the other polarity that makes it a rod, not a scratch. On the
  * fixtures with synthetic scratches, scratches reach at most 0.73 and tripod legs mostly 0.76-1.
