@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ApiClient, submitForm } from '@ai-editor/client';
+import sharp from 'sharp';
 import { apiAs } from './api';
 import { signIn, signInWithGoogleEmail } from './auth-support';
 import { expect, testOnOwnServer } from './fixtures';
@@ -16,9 +17,13 @@ const SHOTS = path.join(ROOT, 'test-output/admin');
 
 const test = testOnOwnServer({ ADMIN_EMAILS: ADMIN_EMAIL, ENGINE_PRELOAD: 'false' });
 
-/** A 4x super-resolution of a 600x400 photo: many seconds of work, so it is still running when the admin looks. */
+/**
+ * A 4x super-resolution of a 1200x800 photo: heavy-lane work of many seconds (a 600x400 one is quick-lane work of about
+ * a second, done before the admin looks), so it is still running when the admin looks, and a second one waits for it.
+ */
 async function submitSlowJob(api: ApiClient): Promise<number> {
-  const photo = new Blob([fs.readFileSync(path.join(ROOT, 'fixtures/coffee.png'))], { type: 'image/png' });
+  const png = await sharp(path.join(ROOT, 'fixtures/coffee.png')).resize(1200, 800, { fit: 'fill' }).png().toBuffer();
+  const photo = new Blob([new Uint8Array(png)], { type: 'image/png' });
   const { data, response } = await api.POST('/api/images', {
     params: { query: { operation: 'super-resolution' } },
     // The schema's multipart body is one form per tool; openapi-fetch sends a FormData as it is.
@@ -73,7 +78,7 @@ test('an admin sees the running job of another visitor, cancels it, and sees fai
   const failures = page.getByRole('table', { name: 'Recent failures' });
   const failure = failures.getByRole('row').filter({ hasText: `#${running}` });
   await expect(failure).toContainText('CANCELLED');
-  await expect(failure).toContainText('600×400');
+  await expect(failure).toContainText('1200×800');
   // The filter by code keeps it; another code hides it.
   await page.getByPlaceholder('e.g. CANCELLED').fill('WORKER_CRASHED');
   await expect(page.getByText('No failed job.')).toBeVisible();
