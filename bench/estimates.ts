@@ -168,10 +168,10 @@ function fitNonNegative(runs: Row[], features: (r: Row) => number[]): number[] {
     for (const r of runs) {
       const x = features(r);
       const a = active.map((k) => (x[k] as number) / (r.measured / Math.SQRT2));
-      for (let i = 0; i < m; i++) {
-        for (let j = 0; j < m; j++)
-          (ata[i] as number[])[j] = ((ata[i] as number[])[j] as number) + (a[i] as number) * (a[j] as number);
-        (ata[i] as number[])[m] = ((ata[i] as number[])[m] as number) + (a[i] as number);
+      for (const [i, ai] of a.entries()) {
+        const row = ata[i] as number[];
+        for (const [j, aj] of a.entries()) row[j] = (row[j] as number) + ai * aj;
+        row[m] = (row[m] as number) + ai;
       }
     }
     const c = solve(ata);
