@@ -6,7 +6,7 @@
  * test-support/painted-cases.ts with the rest of how a case is painted and scored).
  *
  * The cases come in sets: the tuning set and held-out sets, each committed before any fill ran on it, each seen data
- * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). held-out-19 is the one
+ * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). held-out-20 is the one
  * not yet seen. Sets are only appended: a case's number in PAINTED_SETS seeds its blobs' shapes. The photos are in
  * photos/ (CREDITS.md) or, for the few the tests share, in fixtures/.
  */
@@ -2527,6 +2527,126 @@ export const HELD_OUT_19_CASES: PaintedCaseSpec[] = [
 ];
 
 /**
+ * Twentieth held-out set: four colour photos from Debian's `gnome-control-center-data` that no earlier set uses
+ * (CREDITS.md), committed before any fill (ours, G'MIC, Telea or MI-GAN) ran on it. It judges the next change to the
+ * fill after the lean fill.
+ */
+export const HELD_OUT_20_CASES: PaintedCaseSpec[] = [
+  {
+    name: 'openbook-grass',
+    kind: 'touch',
+    ground: "the grass left of the open book's left edge, touching it",
+    photo: 'openbook.jpg',
+    blobs: [{ cx: 53, cy: 250, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'openbook-page',
+    kind: 'touch',
+    ground: "the blank top of the right page, touching the leaf's right edge",
+    photo: 'openbook.jpg',
+    blobs: [{ cx: 284, cy: 150, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'openbook-edge',
+    kind: 'across',
+    ground: "the book's bottom edge against the grass, under the right page",
+    photo: 'openbook.jpg',
+    blobs: [{ cx: 341, cy: 401, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'openbook-date',
+    kind: 'text',
+    ground: 'the grass below the book',
+    photo: 'openbook.jpg',
+    text: { s: '2019', x: 150, y: 470, size: 24, r: 2 },
+  },
+  {
+    name: 'latte-rim',
+    kind: 'touch',
+    ground: "the brown wood right of the cup's right side, touching it",
+    photo: 'latte.jpg',
+    blobs: [{ cx: 452, cy: 200, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'latte-handle',
+    kind: 'touch',
+    ground: "the dark wood seen through the handle's loop",
+    photo: 'latte.jpg',
+    blobs: [{ cx: 140, cy: 372, rx: 10, ry: 10 }],
+  },
+  {
+    name: 'latte-edge',
+    kind: 'across',
+    ground: "the cup's lower edge against the dark wood",
+    photo: 'latte.jpg',
+    blobs: [{ cx: 320, cy: 388, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'latte-date',
+    kind: 'text',
+    ground: 'the wood at the lower right',
+    photo: 'latte.jpg',
+    text: { s: '2019', x: 330, y: 470, size: 24, r: 2 },
+  },
+  {
+    name: 'calculator-gap',
+    kind: 'touch',
+    ground: 'the black body between the minus and equals keys, touching both',
+    photo: 'calculator.jpg',
+    blobs: [{ cx: 196, cy: 330, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'calculator-lines',
+    kind: 'across',
+    ground: 'the printed chart lines on the paper right of the calculator',
+    photo: 'calculator.jpg',
+    blobs: [{ cx: 410, cy: 318, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'calculator-edge',
+    kind: 'across',
+    ground: "the calculator's rounded black edge against the paper",
+    photo: 'calculator.jpg',
+    blobs: [{ cx: 358, cy: 345, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'calculator-date',
+    kind: 'text',
+    ground: 'the blurred white paper at the top right',
+    photo: 'calculator.jpg',
+    text: { s: '2019', x: 380, y: 60, size: 24, r: 2 },
+  },
+  {
+    name: 'wing-pod',
+    kind: 'touch',
+    ground: 'the blue sky left of the first flap fairing under the wing, touching it',
+    photo: 'wing.jpg',
+    blobs: [{ cx: 168, cy: 272, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'wing-edge',
+    kind: 'across',
+    ground: "the wing's top edge against the blue sky",
+    photo: 'wing.jpg',
+    blobs: [{ cx: 313, cy: 226, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'wing-horizon',
+    kind: 'across',
+    ground: 'where the sky meets the top of the cloud layer, at the left',
+    photo: 'wing.jpg',
+    blobs: [{ cx: 85, cy: 300, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'wing-date',
+    kind: 'text',
+    ground: 'the dark blue sky at the top',
+    photo: 'wing.jpg',
+    text: { s: '2019', x: 250, y: 60, size: 24, r: 2 },
+  },
+];
+
+/**
  * Every painted set by its bench name, in the order the bench numbers their cases: a case's number seeds its blobs'
  * shapes, so it stays the same whichever sets a run asks for.
  */
@@ -2551,6 +2671,7 @@ export const PAINTED_SETS: [string, PaintedCaseSpec[]][] = [
   ['held-out-17', HELD_OUT_17_CASES],
   ['held-out-18', HELD_OUT_18_CASES],
   ['held-out-19', HELD_OUT_19_CASES],
+  ['held-out-20', HELD_OUT_20_CASES],
 ];
 
 /** The number of a set's first case (see PAINTED_SETS). */
