@@ -53,6 +53,8 @@ export interface InpaintOptions {
 export interface InpaintResult {
   image: RawImage;
   levels: number;
+  /** The gradient-domain blend's mean correction (poisson-blend.ts): how far the copy's tone was off. */
+  correction: number;
 }
 
 /** Levels with fewer patches to match than this get 3 EM iterations, up to LARGE_LEVEL 2, beyond that a vote. */
@@ -78,8 +80,15 @@ const THIN_RADIUS = 6;
  * less); the split keeps the seen cases' dB (-0.01) with more texture (0.895 -> 0.910; docs/fill.md).
  */
 const THIN_BLEND = { sweeps: 100, keepShading: 0.3, keepDetail: 0.8, radius: 2 };
-/** The full-resolution fill gives way to the one from half resolution when it is this many times as busy (fillOnce). */
+/** The full-resolution fill gives way to the one from half resolution when it is this many times as busy (fillOnce) ... */
 const BUSIER = 1.3;
+/**
+ * ... unless the half-resolution fill's blend needed this many levels more correction (poisson-blend.ts): its copy
+ * came from elsewhere than the hole's border (asphalt pasted into a white bar whose every patch at half size held a
+ * leaf). On the seen sets it needed 12-19 more where it was right (at 5, splash-crown lost 7.8 dB) and 72 more on
+ * bicycle-bar (kept fine: +3.6 dB, foreign 27.9 -> 8.6 %).
+ */
+const OFF_TONE = 30;
 /**
  * Thin parts of the hole (text, dates: thinParts) copy from everything around them, objects included, and their
  * seam is blended to every neighbour: what a stroke crosses is continued through it.
@@ -104,17 +113,19 @@ export function inpaint(image: RawImage, mask: RawImage, opts: InpaintOptions = 
 }
 
 /**
- * A hole small enough for the full-resolution ordered fill is also filled from half resolution up (fillFrom), and the full-resolution fill is
- * kept unless it is more than BUSIER times as busy in the hole: there, copying patch by patch at full size has
- * pasted pieces of the objects beside the hole (a row of posts, a row of coins continued into open water or a bare
- * table), which at half size are too small to be copied and so are left out.
+ * A hole small enough for the full-resolution ordered fill is also filled from half resolution up (fillFrom), and the
+ * full-resolution fill is kept unless it is more than BUSIER times as busy in the hole: there, copying patch by patch
+ * at full size has pasted pieces of the objects beside the hole (a row of posts, a row of coins continued into open
+ * water or a bare table), which at half size are too small to be copied and so are left out. A half-resolution fill
+ * whose tone was far off its border (OFF_TONE) copied from the wrong place: the full-resolution one is kept.
  */
 function fillOnce(image: RawImage, mask: RawImage, hole: Hole, opts: InpaintOptions): InpaintResult {
   const fine = fillFrom(image, hole, opts, 1);
   if (fine.levels > 1) return fine;
   const coarse = fillFrom(image, hole, { ...opts, onProgress: undefined }, 2);
   if (coarse.levels === 1) return fine;
-  return holeTexture(fine.image, mask) > BUSIER * holeTexture(coarse.image, mask) ? coarse : fine;
+  const busier = holeTexture(fine.image, mask) > BUSIER * holeTexture(coarse.image, mask);
+  return busier && coarse.correction <= fine.correction + OFF_TONE ? coarse : fine;
 }
 
 /** What every fill of a hole shares: its pixels, its strokes and the sources that belong to the background. */
@@ -324,7 +335,7 @@ function fillFrom(
     done += work[li] as number;
     opts.onProgress?.(done / totalWork);
   }
-  blendFill(base.img, NC, w, h, hole, source, sources?.foreign);
+  const correction = blendFill(base.img, NC, w, h, hole, source, sources?.foreign);
   smoothThin(base.img, NC, w, h, thin, THIN_BLEND);
 
   const data = Buffer.alloc(n * c);
@@ -336,5 +347,5 @@ function fillFrom(
       data[i * c + k] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v);
     }
   }
-  return { image: { ...image, data }, levels: levels.length };
+  return { image: { ...image, data }, levels: levels.length, correction };
 }

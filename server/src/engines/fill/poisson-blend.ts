@@ -40,7 +40,8 @@ const MAX_CYCLES = 6;
 
 /**
  * Blends the filled pixels of `img` (w x h, `nc` floats per pixel; the first three, colour, are blended) in place.
- * `src[i]` is the pixel that hole pixel i was copied from (outside the hole).
+ * `src[i]` is the pixel that hole pixel i was copied from (outside the hole). Returns the mean correction's size
+ * (8-bit levels, RGB distance): how far the copy's tone was from its border's.
  */
 export function blendFill(
   img: Float32Array,
@@ -50,7 +51,7 @@ export function blendFill(
   hole: Uint8Array,
   src: Int32Array,
   free?: Uint8Array,
-): void {
+): number {
   const pixels: number[] = [];
   for (let p = 0; p < hole.length; p++) if (hole[p]) pixels.push(p);
   const idx = Int32Array.from(pixels);
@@ -104,10 +105,13 @@ export function blendFill(
     }
   }
   const corr = solve(idx, w, h, rhs, linkWeight);
+  let size = 0;
   for (let k = 0; k < m; k++) {
     const p = idx[k] as number;
     for (let c = 0; c < 3; c++) img[p * nc + c] = (img[p * nc + c] as number) + (corr[3 * k + c] as number);
+    size += Math.hypot(corr[3 * k] as number, corr[3 * k + 1] as number, corr[3 * k + 2] as number);
   }
+  return m > 0 ? size / m : 0;
 }
 
 /**
