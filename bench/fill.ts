@@ -6,9 +6,9 @@
  * against G'MIC (the four targets). Then each stage of our small-hole fill: its time, and what the fill loses on the
  * sets run without it (its contribution). Then the speed runs: a typical brushed object at 1024x1024, first try and
  * "Try another fill", a large one, and a ~1 % object on a 12-megapixel photo, each with its per-stage times.
- * The sets: every one up to held-out-19 is seen data (a change may be decided on it); held-out-20 was committed
+ * The sets: every one up to held-out-20 is seen data (a change may be decided on it); held-out-21 was committed
  * before any fill ran on it, to judge the next change once.
- * Run: npm run bench:fill   (BENCH_FILL_SETS=disc,tuning,held-out,...,held-out-20 the sets (default: disc,tuning,
+ * Run: npm run bench:fill   (BENCH_FILL_SETS=disc,tuning,held-out,...,held-out-21 the sets (default: disc,tuning,
  * held-out); BENCH_FILL_ONLY=case,case; BENCH_FILL_SKIP=gmic,telea,cases,stages,speed leaves those out;
  * BENCH_FILL_WITHOUT=stage,stage runs our fill without those stages; BENCH_FILL_OUT=dir writes crops of every fill;
  * BENCH_GMIC_SEEDS=1,2,3 the seeds G'MIC's score is averaged over; BENCH_GMIC_CACHE=dir keeps its fills;

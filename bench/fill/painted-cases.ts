@@ -6,7 +6,7 @@
  * test-support/painted-cases.ts with the rest of how a case is painted and scored).
  *
  * The cases come in sets: the tuning set and held-out sets, each committed before any fill ran on it, each seen data
- * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). held-out-20 is the one
+ * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). held-out-21 is the one
  * not yet seen. Sets are only appended: a case's number in PAINTED_SETS seeds its blobs' shapes. The photos are in
  * photos/ (CREDITS.md) or, for the few the tests share, in fixtures/.
  */
@@ -2647,6 +2647,98 @@ export const HELD_OUT_20_CASES: PaintedCaseSpec[] = [
 ];
 
 /**
+ * Twenty-first held-out set: the last three 512 px photos of Debian's `gnome-control-center-data` that no earlier set
+ * uses (CREDITS.md), committed before any fill (ours, G'MIC, Telea or MI-GAN) ran on it. It judges the next change to
+ * the fill after the half-size fill's tone test.
+ */
+export const HELD_OUT_21_CASES: PaintedCaseSpec[] = [
+  {
+    name: 'gamepad-stick',
+    kind: 'touch',
+    ground: 'the blue backdrop right of the right thumbstick, touching it',
+    photo: 'gamepad.jpg',
+    blobs: [{ cx: 350, cy: 200, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'gamepad-top',
+    kind: 'touch',
+    ground: 'the blue backdrop above the centre button, between the sticks, touching it',
+    photo: 'gamepad.jpg',
+    blobs: [{ cx: 256, cy: 218, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'gamepad-table',
+    kind: 'across',
+    ground: "the table's far edge against the backdrop, at the left",
+    photo: 'gamepad.jpg',
+    blobs: [{ cx: 22, cy: 280, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'gamepad-date',
+    kind: 'text',
+    ground: 'the blue backdrop at the top left',
+    photo: 'gamepad.jpg',
+    text: { s: '2019', x: 30, y: 40, size: 24, r: 2 },
+  },
+  {
+    name: 'bassguitar-knob',
+    kind: 'touch',
+    ground: 'the black body left of the chrome knob, touching it',
+    photo: 'bassguitar.jpg',
+    blobs: [{ cx: 458, cy: 421, rx: 10, ry: 10 }],
+  },
+  {
+    name: 'bassguitar-pickup',
+    kind: 'touch',
+    ground: "the body below the lowest pickup's left end, touching it",
+    photo: 'bassguitar.jpg',
+    blobs: [{ cx: 265, cy: 330, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'bassguitar-rim',
+    kind: 'across',
+    ground: "the body's lit rim against the black background",
+    photo: 'bassguitar.jpg',
+    blobs: [{ cx: 77, cy: 256, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'bassguitar-date',
+    kind: 'text',
+    ground: 'the dark body left of the bridge',
+    photo: 'bassguitar.jpg',
+    text: { s: '2019', x: 150, y: 380, size: 24, r: 2 },
+  },
+  {
+    name: 'headphones-cup',
+    kind: 'touch',
+    ground: 'the wood right of the front ear cup, touching it',
+    photo: 'headphones.jpg',
+    blobs: [{ cx: 398, cy: 365, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'headphones-band',
+    kind: 'touch',
+    ground: "the blurred wood inside the headband's loop, touching its inner edge",
+    photo: 'headphones.jpg',
+    blobs: [{ cx: 171, cy: 168, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'headphones-cable',
+    kind: 'across',
+    ground: 'the thin red cable across the blurred background',
+    photo: 'headphones.jpg',
+    blobs: [{ cx: 320, cy: 228, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'headphones-date',
+    kind: 'text',
+    ground: 'the wood at the lower right',
+    photo: 'headphones.jpg',
+    text: { s: '2019', x: 400, y: 470, size: 24, r: 2 },
+  },
+];
+
+/**
  * Every painted set by its bench name, in the order the bench numbers their cases: a case's number seeds its blobs'
  * shapes, so it stays the same whichever sets a run asks for.
  */
@@ -2672,6 +2764,7 @@ export const PAINTED_SETS: [string, PaintedCaseSpec[]][] = [
   ['held-out-18', HELD_OUT_18_CASES],
   ['held-out-19', HELD_OUT_19_CASES],
   ['held-out-20', HELD_OUT_20_CASES],
+  ['held-out-21', HELD_OUT_21_CASES],
 ];
 
 /** The number of a set's first case (see PAINTED_SETS). */
