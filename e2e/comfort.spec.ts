@@ -126,6 +126,8 @@ test('a photo dropped anywhere on /editor is taken, and an unavailable tool is n
 });
 
 test('an unavailable tool is never offered as available: landing, /ai-apps, its page, /status', async ({ page }) => {
+  // Six pages, three axe scans and three full-page screenshots: 36-72 s on the loaded 2-core machine.
+  test.setTimeout(180_000);
   const health = (await (await page.request.get('/api/health')).json()) as Health;
   const off = health.engines.filter((e) => !e.available).map((e) => e.operation);
   expect(off).toEqual(expect.arrayContaining(['text2img', 'colorization', 'super-resolution']));
