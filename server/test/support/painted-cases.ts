@@ -72,6 +72,14 @@ const CASES: (PaintedCaseSpec & { index: number })[] = [
     blobs: [{ cx: 232, cy: 203, rx: 11, ry: 11 }],
   },
   {
+    index: 306,
+    name: 'bicycle-bar',
+    kind: 'across',
+    ground: 'the painted white top tube across the asphalt, a leaf or two on it',
+    photo: 'bicycle.jpg',
+    blobs: [{ cx: 420, cy: 157, rx: 12, ry: 12 }],
+  },
+  {
     index: 268,
     name: 'blossom-date',
     kind: 'text',
