@@ -6,8 +6,8 @@
  * test-support/painted-cases.ts with the rest of how a case is painted and scored).
  *
  * The cases come in sets: the tuning set and held-out sets, each committed before any fill ran on it, each seen data
- * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). held-out-21 is the one
- * not yet seen. Sets are only appended: a case's number in PAINTED_SETS seeds its blobs' shapes. The photos are in
+ * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). Every set here is
+ * seen: the next change needs a new one. Sets are only appended: a case's number in PAINTED_SETS seeds its blobs' shapes. The photos are in
  * photos/ (CREDITS.md) or, for the few the tests share, in fixtures/.
  */
 import fs from 'node:fs';
@@ -2648,8 +2648,8 @@ export const HELD_OUT_20_CASES: PaintedCaseSpec[] = [
 
 /**
  * Twenty-first held-out set: the last three 512 px photos of Debian's `gnome-control-center-data` that no earlier set
- * uses (CREDITS.md), committed before any fill (ours, G'MIC, Telea or MI-GAN) ran on it. It judges the next change to
- * the fill after the half-size fill's tone test.
+ * uses (CREDITS.md), committed before any fill (ours, G'MIC, Telea or MI-GAN) ran on it. It judged the deep smooth
+ * group on a smooth ground (ring-groups.ts).
  */
 export const HELD_OUT_21_CASES: PaintedCaseSpec[] = [
   {
