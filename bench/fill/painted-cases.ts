@@ -6,8 +6,8 @@
  * test-support/painted-cases.ts with the rest of how a case is painted and scored).
  *
  * The cases come in sets: the tuning set and held-out sets, each committed before any fill ran on it, each seen data
- * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). Every set here is
- * seen: the next change needs a new one. Sets are only appended: a case's number in PAINTED_SETS seeds its blobs' shapes. The photos are in
+ * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). held-out-22 is the one
+ * not yet seen. Sets are only appended: a case's number in PAINTED_SETS seeds its blobs' shapes. The photos are in
  * photos/ (CREDITS.md) or, for the few the tests share, in fixtures/.
  */
 import fs from 'node:fs';
@@ -2739,6 +2739,126 @@ export const HELD_OUT_21_CASES: PaintedCaseSpec[] = [
 ];
 
 /**
+ * Twenty-second held-out set: four photos of the demo album in Debian's `kphotoalbum` that no earlier set uses
+ * (CREDITS.md), committed before any fill (ours, G'MIC, Telea or MI-GAN) ran on it. It judges the next change to the
+ * fill.
+ */
+export const HELD_OUT_22_CASES: PaintedCaseSpec[] = [
+  {
+    name: 'canyon-trees',
+    kind: 'touch',
+    ground: "the pale sky right of the cliff's tree tops, touching them",
+    photo: 'canyon.jpg',
+    blobs: [{ cx: 102, cy: 236, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'canyon-butte',
+    kind: 'touch',
+    ground: "the shaded slope left of the lit butte's lower end, touching it",
+    photo: 'canyon.jpg',
+    blobs: [{ cx: 503, cy: 350, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'canyon-rim',
+    kind: 'across',
+    ground: "the far plateau's rim against the sky",
+    photo: 'canyon.jpg',
+    blobs: [{ cx: 330, cy: 247, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'canyon-date',
+    kind: 'text',
+    ground: 'the sky at the top left',
+    photo: 'canyon.jpg',
+    text: { s: '2019', x: 30, y: 40, size: 24, r: 2 },
+  },
+  {
+    name: 'airport-plough',
+    kind: 'touch',
+    ground: "the slush right of the yellow plough's blade, touching it",
+    photo: 'airport.jpg',
+    blobs: [{ cx: 444, cy: 240, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'airport-truck',
+    kind: 'touch',
+    ground: "the slush left of the red truck's front, touching it",
+    photo: 'airport.jpg',
+    blobs: [{ cx: 546, cy: 230, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'airport-horizon',
+    kind: 'across',
+    ground: "the far buildings' line against the grey sky, at the left",
+    photo: 'airport.jpg',
+    blobs: [{ cx: 60, cy: 88, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'airport-date',
+    kind: 'text',
+    ground: 'the grey sky at the top left',
+    photo: 'airport.jpg',
+    text: { s: '2019', x: 30, y: 40, size: 24, r: 2 },
+  },
+  {
+    name: 'spit-tip',
+    kind: 'touch',
+    ground: "the sea left of the spit's tip, touching it",
+    photo: 'spit.jpg',
+    blobs: [{ cx: 74, cy: 222, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'spit-shore',
+    kind: 'across',
+    ground: 'the beach between the sea and the land',
+    photo: 'spit.jpg',
+    blobs: [{ cx: 350, cy: 322, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'spit-horizon',
+    kind: 'across',
+    ground: "the sea's horizon against the haze, at the right",
+    photo: 'spit.jpg',
+    blobs: [{ cx: 500, cy: 198, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'spit-date',
+    kind: 'text',
+    ground: 'the sky at the top left',
+    photo: 'spit.jpg',
+    text: { s: '2019', x: 30, y: 40, size: 24, r: 2 },
+  },
+  {
+    name: 'billiards-cue',
+    kind: 'touch',
+    ground: 'the grey wall right of the upright cue, touching it',
+    photo: 'billiards.jpg',
+    blobs: [{ cx: 375, cy: 130, rx: 10, ry: 10 }],
+  },
+  {
+    name: 'billiards-jacket',
+    kind: 'touch',
+    ground: 'the green cloth below the black jacket, touching it',
+    photo: 'billiards.jpg',
+    blobs: [{ cx: 160, cy: 331, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'billiards-table',
+    kind: 'across',
+    ground: "the far table's top edge against the wall",
+    photo: 'billiards.jpg',
+    blobs: [{ cx: 560, cy: 262, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'billiards-date',
+    kind: 'text',
+    ground: 'the grey wall at the upper right',
+    photo: 'billiards.jpg',
+    text: { s: '2019', x: 530, y: 110, size: 24, r: 2 },
+  },
+];
+
+/**
  * Every painted set by its bench name, in the order the bench numbers their cases: a case's number seeds its blobs'
  * shapes, so it stays the same whichever sets a run asks for.
  */
@@ -2765,6 +2885,7 @@ export const PAINTED_SETS: [string, PaintedCaseSpec[]][] = [
   ['held-out-19', HELD_OUT_19_CASES],
   ['held-out-20', HELD_OUT_20_CASES],
   ['held-out-21', HELD_OUT_21_CASES],
+  ['held-out-22', HELD_OUT_22_CASES],
 ];
 
 /** The number of a set's first case (see PAINTED_SETS). */
