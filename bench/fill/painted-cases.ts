@@ -6,9 +6,9 @@
  * test-support/painted-cases.ts with the rest of how a case is painted and scored).
  *
  * The cases come in sets: the tuning set and held-out sets, each committed before any fill ran on it, each seen data
- * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). held-out-22 is the one
- * not yet seen. Sets are only appended: a case's number in PAINTED_SETS seeds its blobs' shapes. The photos are in
- * photos/ (CREDITS.md) or, for the few the tests share, in fixtures/.
+ * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). Every set here is
+ * seen: the next change needs a new one. Sets are only appended: a case's number in PAINTED_SETS seeds its blobs'
+ * shapes. The photos are in photos/ (CREDITS.md) or, for the few the tests share, in fixtures/.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -2648,8 +2648,8 @@ export const HELD_OUT_20_CASES: PaintedCaseSpec[] = [
 
 /**
  * Twenty-first held-out set: the last three 512 px photos of Debian's `gnome-control-center-data` that no earlier set
- * uses (CREDITS.md), committed before any fill (ours, G'MIC, Telea or MI-GAN) ran on it. It judged the deep smooth
- * group on a smooth ground (ring-groups.ts).
+ * uses (CREDITS.md), committed before any fill (ours, G'MIC, Telea or MI-GAN) ran on it. It judged the first form of
+ * the deep group on a smooth ground (smooth groups only; ring-groups.ts).
  */
 export const HELD_OUT_21_CASES: PaintedCaseSpec[] = [
   {
@@ -2740,8 +2740,8 @@ export const HELD_OUT_21_CASES: PaintedCaseSpec[] = [
 
 /**
  * Twenty-second held-out set: four photos of the demo album in Debian's `kphotoalbum` that no earlier set uses
- * (CREDITS.md), committed before any fill (ours, G'MIC, Telea or MI-GAN) ran on it. It judges the next change to the
- * fill.
+ * (CREDITS.md), committed before any fill (ours, G'MIC, Telea or MI-GAN) ran on it. It judged the deep group on a smooth
+ * ground counted grained or not (ring-groups.ts).
  */
 export const HELD_OUT_22_CASES: PaintedCaseSpec[] = [
   {
