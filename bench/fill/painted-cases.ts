@@ -2740,8 +2740,8 @@ export const HELD_OUT_21_CASES: PaintedCaseSpec[] = [
 
 /**
  * Twenty-second held-out set: four photos of the demo album in Debian's `kphotoalbum` that no earlier set uses
- * (CREDITS.md), committed before any fill (ours, G'MIC, Telea or MI-GAN) ran on it. It judged the deep group on a smooth
- * ground counted grained or not (ring-groups.ts).
+ * (CREDITS.md), committed before any fill (ours, G'MIC, Telea or MI-GAN) ran on it. It judged the deep group on a
+ * smooth ground counted grained or not (ring-groups.ts).
  */
 export const HELD_OUT_22_CASES: PaintedCaseSpec[] = [
   {
