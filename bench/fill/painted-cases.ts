@@ -6,8 +6,8 @@
  * test-support/painted-cases.ts with the rest of how a case is painted and scored).
  *
  * The cases come in sets: the tuning set and held-out sets, each committed before any fill ran on it, each seen data
- * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). Every set here is
- * seen: the next change needs a new one. Sets are only appended: a case's number in PAINTED_SETS seeds its blobs'
+ * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). held-out-23 is the one
+ * not yet seen. Sets are only appended: a case's number in PAINTED_SETS seeds its blobs'
  * shapes. The photos are in photos/ (CREDITS.md) or, for the few the tests share, in fixtures/.
  */
 import fs from 'node:fs';
@@ -2859,6 +2859,126 @@ export const HELD_OUT_22_CASES: PaintedCaseSpec[] = [
 ];
 
 /**
+ * Twenty-third held-out set: four more photos of the demo album in Debian's `kphotoalbum` that no earlier set uses
+ * (CREDITS.md), committed before any fill (ours, G'MIC, Telea or MI-GAN) ran on it. It judges the next change to the
+ * fill.
+ */
+export const HELD_OUT_23_CASES: PaintedCaseSpec[] = [
+  {
+    name: 'wade-hand',
+    kind: 'touch',
+    ground: 'the wet sand below the outstretched right hand, touching it',
+    photo: 'wade.jpg',
+    blobs: [{ cx: 512, cy: 298, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'wade-shorts',
+    kind: 'touch',
+    ground: 'the wet sand right of the black shorts, touching them',
+    photo: 'wade.jpg',
+    blobs: [{ cx: 425, cy: 345, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'wade-horizon',
+    kind: 'across',
+    ground: "the sea's horizon under the grey sky, at the right",
+    photo: 'wade.jpg',
+    blobs: [{ cx: 560, cy: 186, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'wade-date',
+    kind: 'text',
+    ground: 'the grey sky at the top left',
+    photo: 'wade.jpg',
+    text: { s: '2019', x: 30, y: 40, size: 24, r: 2 },
+  },
+  {
+    name: 'dunes-hair',
+    kind: 'touch',
+    ground: 'the sand right of the blonde hair, above the shoulder, touching it',
+    photo: 'dunes.jpg',
+    blobs: [{ cx: 258, cy: 248, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'dunes-sleeve',
+    kind: 'touch',
+    ground: 'the sand right of the black sleeve, touching it',
+    photo: 'dunes.jpg',
+    blobs: [{ cx: 280, cy: 360, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'dunes-water',
+    kind: 'across',
+    ground: "the far shore's line against the pale water, at the right",
+    photo: 'dunes.jpg',
+    blobs: [{ cx: 380, cy: 228, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'dunes-date',
+    kind: 'text',
+    ground: 'the sky at the top left',
+    photo: 'dunes.jpg',
+    text: { s: '2019', x: 30, y: 40, size: 24, r: 2 },
+  },
+  {
+    name: 'aquarium-heater',
+    kind: 'touch',
+    ground: 'the dark water right of the glass heater tube, touching it',
+    photo: 'aquarium.jpg',
+    blobs: [{ cx: 257, cy: 100, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'aquarium-wood',
+    kind: 'touch',
+    ground: "the dark water right of the driftwood's right arm, touching it",
+    photo: 'aquarium.jpg',
+    blobs: [{ cx: 333, cy: 240, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'aquarium-pipe',
+    kind: 'across',
+    ground: "the grey pipe's left edge against the dark water",
+    photo: 'aquarium.jpg',
+    blobs: [{ cx: 362, cy: 100, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'aquarium-date',
+    kind: 'text',
+    ground: 'the dark water at the top left',
+    photo: 'aquarium.jpg',
+    text: { s: '2019', x: 30, y: 40, size: 24, r: 2 },
+  },
+  {
+    name: 'sundown-tree',
+    kind: 'touch',
+    ground: 'the orange sky left of the lone conifer, touching it',
+    photo: 'sundown.jpg',
+    blobs: [{ cx: 192, cy: 230, rx: 10, ry: 10 }],
+  },
+  {
+    name: 'sundown-woods',
+    kind: 'touch',
+    ground: 'the red sky above the dark woods at the right, touching them',
+    photo: 'sundown.jpg',
+    blobs: [{ cx: 600, cy: 190, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'sundown-treeline',
+    kind: 'across',
+    ground: 'the tree line against the sky, at the left',
+    photo: 'sundown.jpg',
+    blobs: [{ cx: 120, cy: 242, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'sundown-date',
+    kind: 'text',
+    ground: 'the dark field at the bottom left',
+    photo: 'sundown.jpg',
+    text: { s: '2019', x: 30, y: 380, size: 24, r: 2 },
+  },
+];
+
+/**
  * Every painted set by its bench name, in the order the bench numbers their cases: a case's number seeds its blobs'
  * shapes, so it stays the same whichever sets a run asks for.
  */
@@ -2886,6 +3006,7 @@ export const PAINTED_SETS: [string, PaintedCaseSpec[]][] = [
   ['held-out-20', HELD_OUT_20_CASES],
   ['held-out-21', HELD_OUT_21_CASES],
   ['held-out-22', HELD_OUT_22_CASES],
+  ['held-out-23', HELD_OUT_23_CASES],
 ];
 
 /** The number of a set's first case (see PAINTED_SETS). */
