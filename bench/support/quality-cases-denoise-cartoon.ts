@@ -81,7 +81,12 @@ export interface CartoonCase {
 }
 
 export const CARTOON_CASES: Record<CaseSet, CartoonCase[]> = {
-  'held-out-2': [],
+  'held-out-2': [
+    { name: 'portrait (face)', photo: 'bench/quality/held-out-2/portrait-close.jpg' },
+    { name: 'smile (face, hair)', photo: 'bench/quality/held-out-2/smile-frames.jpg' },
+    { name: 'couple (faces)', photo: 'bench/quality/held-out-2/couple-bar.jpg' },
+    { name: 'dog (dark fur)', photo: 'bench/quality/held-out-2/blackdog-close.jpg' },
+  ],
   'held-out': [
     { name: 'hopper (face)', photo: 'bench/fill/photos/hopper.jpg' },
     { name: 'raccoon (fur, face)', photo: 'bench/fill/photos/raccoon.jpg' },
