@@ -192,9 +192,9 @@ describe('sources that belong to the background (fill/fill-sources.ts)', () => {
   });
 
   it('keeps a dark smooth object out of a blob on a smooth sky: no grain to tell a shade by, so its depth does', () => {
-    // A smooth sky, (110,170,250) at 0.55 of that at the top to 1 at the bottom, under a level of noise, and a disc of
-    // the sky's own colour at 0.55 of its light (a plane's fairing against the sky); a blob over the sky overlapping
-    // it by 12 px.
+    // A smooth sky of colour (110,170,250), lit from 0.55 at the top to 1 at the bottom, under a level of noise, and a
+    // disc of the sky's own colour at 0.55 of its light (a plane's fairing against the sky); a blob over the sky
+    // overlapping it by 12 px.
     const rnd = seededRandom(19);
     const data = Buffer.alloc(W * H * 3);
     for (let i = 0; i < W * H; i++) {
