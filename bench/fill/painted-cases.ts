@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { filePixels, fixturePixels } from '../../test-support/engine-ctx.js';
+import { FIXTURES, filePixels, fixturePixels } from '../../test-support/engine-ctx.js';
 import { type PaintedCase, type PaintedCaseSpec, paintCase } from '../../test-support/painted-cases.js';
 
 const PHOTOS = path.join(import.meta.dirname, 'photos');
@@ -2924,28 +2924,28 @@ export const HELD_OUT_23_CASES: PaintedCaseSpec[] = [
     name: 'aquarium-heater',
     kind: 'touch',
     ground: 'the dark water right of the glass heater tube, touching it',
-    photo: 'aquarium.jpg',
+    photo: 'tank.jpg',
     blobs: [{ cx: 257, cy: 100, rx: 11, ry: 11 }],
   },
   {
     name: 'aquarium-wood',
     kind: 'touch',
     ground: "the dark water right of the driftwood's right arm, touching it",
-    photo: 'aquarium.jpg',
+    photo: 'tank.jpg',
     blobs: [{ cx: 333, cy: 240, rx: 11, ry: 11 }],
   },
   {
     name: 'aquarium-pipe',
     kind: 'across',
     ground: "the grey pipe's left edge against the dark water",
-    photo: 'aquarium.jpg',
+    photo: 'tank.jpg',
     blobs: [{ cx: 362, cy: 100, rx: 12, ry: 12 }],
   },
   {
     name: 'aquarium-date',
     kind: 'text',
     ground: 'the dark water at the top left',
-    photo: 'aquarium.jpg',
+    photo: 'tank.jpg',
     text: { s: '2019', x: 30, y: 40, size: 24, r: 2 },
   },
   {
@@ -3025,5 +3025,8 @@ export function paintedSetBase(label: string): number {
  */
 export async function buildPaintedCase(spec: PaintedCaseSpec, index: number): Promise<PaintedCase> {
   const own = path.join(PHOTOS, spec.photo);
-  return paintCase(spec, index, await (fs.existsSync(own) ? filePixels(own) : fixturePixels(spec.photo)));
+  if (!fs.existsSync(own)) return paintCase(spec, index, await fixturePixels(spec.photo));
+  // A bench photo named like a fixture would silently replace it in the older cases that paint the fixture.
+  if (fs.existsSync(path.join(FIXTURES, spec.photo))) throw new Error(`${spec.photo} is in both photos/ and fixtures/`);
+  return paintCase(spec, index, await filePixels(own));
 }
