@@ -48,13 +48,11 @@ const GRAIN_MATCH = 1.5;
 const GRAIN_FLOOR = 0.03;
 /**
  * On a smooth ground (every background group's grain under GRAIN_FLOOR: sky, a backdrop, a painted wall) a darker
- * group below this share of the ground's brightness is an object, however near its colour. Measured on the 345 seen
- * cases: the smooth groups taken for shades of smooth grounds lay at 0.72 of the light and above, except a plane's
- * dark-blue fairing against the sky (0.54, wing-pod: 24.5 -> 31.0 dB) and a dark cloud against the blue (0.48,
- * clouds-edge: +2.5 dB); counting grained groups too lifted a thumbstick on a blue backdrop (0.57, gamepad-stick:
- * 26.1 -> 33.2 dB), a bottle (+1.1) and three others, and cost bassguitar-pickup 1.4 dB and chameleon-tail 0.5 dB (both
- * still ahead of G'MIC). A ground with a grained part keeps the shade test alone: there a dark roof the blob crosses
- * (castle-roof) lost 3.6 dB as an object.
+ * group below this share of the ground's brightness is an object, however near its colour. On the 345 seen cases the
+ * smooth shades of smooth grounds lay at 0.72 of the light and above; the objects taken for shades lay at 0.48-0.57
+ * (a plane's fairing against the sky, wing-pod +6.5 dB; a thumbstick on a backdrop, gamepad-stick +7.1 dB). Where part
+ * of the ground is grained the shade test alone decides: a dark roof a blob crosses (castle-roof) lost 3.6 dB as an
+ * object.
  */
 const SMOOTH_SHADE_DEPTH = 0.6;
 /** A group's grain is its ring pixels' median; with fewer samples than this it is unknown. */
