@@ -2,7 +2,7 @@
  * Select object, the segment-anything method (engines/select/sam-select.ts) beside the method before it (ISNet on
  * crops around a click, GrabCut in a box: bench/select-object/isnet-crops.ts), on objects with a known truth:
  * - isolated objects (test-support/selection-cases.ts): a click and a box on each;
- * - touching pairs (test-support/touching-pairs.ts), the tuning pairs and two held-out sets: a click on each object
+ * - touching pairs (test-support/touching-pairs.ts), the tuning pairs and three held-out sets: a click on each object
  *   must give it alone, and one step larger must give the pair.
  * Per case: IoU with the truth (before the halo growth) of each method's click and box answers, and their times;
  * then the medians per set. Then the latency at 1920x1280 through the selection engine as an engine host runs it:
@@ -34,7 +34,7 @@ const before = process.env.BENCH_BEFORE !== '0';
 const only = process.env.BENCH_ONLY;
 
 interface Target {
-  set: 'isolated' | 'pairs (tuning)' | 'pairs (held out)' | 'pairs (held out 2)';
+  set: 'isolated' | 'pairs (tuning)' | 'pairs (held out)' | 'pairs (held out 2)' | 'pairs (held out 3)';
   name: string;
   truth: Buffer;
   point: { x: number; y: number };
@@ -71,6 +71,7 @@ async function photos(): Promise<{ name: string; image: Buffer; targets: Target[
     ['pairs (tuning)', await touchingPairs('tuning')],
     ['pairs (held out)', await touchingPairs('held-out')],
     ['pairs (held out 2)', await touchingPairs('held-out-2')],
+    ['pairs (held out 3)', await touchingPairs('held-out-3')],
   ] as const) {
     for (const p of pairs) {
       const both = union(p.objects[0]?.truth as Buffer, p.objects[1]?.truth as Buffer);
@@ -151,7 +152,7 @@ function printQuality(rows: Row[]) {
     '| set | cases | click before | click SAM | worst click SAM | box before | box SAM | larger = the pair | SAM clicks ≥ target |',
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-  for (const set of ['isolated', 'pairs (tuning)', 'pairs (held out)', 'pairs (held out 2)'] as const) {
+  for (const set of ['isolated', 'pairs (tuning)', 'pairs (held out)', 'pairs (held out 2)', 'pairs (held out 3)'] as const) {
     const rs = rows.filter((r) => r.target.set === set);
     if (!rs.length) continue;
     const target = set === 'isolated' ? 0.9 : 0.85;
