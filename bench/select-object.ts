@@ -14,6 +14,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { loadConfig } from '../server/src/config.js';
+import { peopleFaces } from '../server/src/engines/models/faces.js';
 import { salientMask } from '../server/src/engines/models/isnet.js';
 import { setModelCacheDir } from '../server/src/engines/models/model-cache.js';
 import { loadOpenCv } from '../server/src/engines/models/opencv.js';
@@ -97,8 +98,9 @@ async function quality(): Promise<Row[]> {
   for (const photo of await photos()) {
     const img = await decode(photo.image);
     const embedding = await samEmbed(img, threads);
+    const faces = await peopleFaces(img);
     const sam = (request: SelectRequest) =>
-      samSelect(request, img, (prompt, size) => samDecode(embedding, prompt, threads, size));
+      samSelect(request, img, (prompt, size) => samDecode(embedding, prompt, threads, size), faces);
     for (const target of photo.targets) {
       const click = { points: [{ ...target.point, label: 1 as const }] };
       let t = performance.now();
@@ -152,7 +154,13 @@ function printQuality(rows: Row[]) {
     '| set | cases | click before | click SAM | worst click SAM | box before | box SAM | larger = the pair | SAM clicks ≥ target |',
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-  for (const set of ['isolated', 'pairs (tuning)', 'pairs (held out)', 'pairs (held out 2)', 'pairs (held out 3)'] as const) {
+  for (const set of [
+    'isolated',
+    'pairs (tuning)',
+    'pairs (held out)',
+    'pairs (held out 2)',
+    'pairs (held out 3)',
+  ] as const) {
     const rs = rows.filter((r) => r.target.set === set);
     if (!rs.length) continue;
     const target = set === 'isolated' ? 0.9 : 0.85;

@@ -196,9 +196,13 @@ function centreClick(truth: Buffer, width: number): { x: number; y: number } {
 }
 
 async function pairCase(p: Pair): Promise<PairCase> {
-  const bg = await sharp(path.join(p.onto.includes('/') ? root : fixtures, p.onto)).removeAlpha().toColourspace('srgb').raw().toBuffer({
-    resolveWithObject: true,
-  });
+  const bg = await sharp(path.join(p.onto.includes('/') ? root : fixtures, p.onto))
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({
+      resolveWithObject: true,
+    });
   const { width, height } = bg.info;
   const image = Buffer.from(bg.data);
   const back = await cutout(p.back.object, Math.round(p.back.scale * height), p.back.flip ?? false);

@@ -223,6 +223,42 @@ describe('POST /api/select-object', () => {
     MODEL_MS,
   );
 
+  it(
+    'a click on a cup beside a person in a suit of its colour selects the cup, one step larger both; a click on a person keeps her head',
+    async () => {
+      const visitor = await signedInVisitor(server);
+      // The decoder's first answer to the click on the cup is cup and person together.
+      const pair = (await touchingPairs('held-out-2')).find((p) => p.name === 'astronaut and coffee on poplars.jpg');
+      if (!pair) throw new Error('no pair');
+      const [person, cup] = pair.objects as [PairCase['objects'][0], PairCase['objects'][0]];
+      const c = { width: pair.width, height: pair.height };
+      const { photo } = await prepare(visitor, pair.image);
+      const prompt = async (level: number) =>
+        maskOf(
+          await visitor.fetch('/api/select-object/prompt', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ operation: 'object-removal', photo, points: [{ ...cup.point, label: 1 }], level }),
+          }),
+          c,
+        );
+      const alone = await prompt(0);
+      expect(iou(alone, growSelection(cup.truth, c.width, c.height)), 'the cup').toBeGreaterThanOrEqual(0.85);
+      expect(coverage(alone, person.truth), 'not the person').toBeLessThan(0.1);
+      const both = await prompt(1);
+      expect(coverage(both, union(person.truth, cup.truth)), 'the pair').toBeGreaterThanOrEqual(0.9);
+      // The decoder's answers to a click on her suit include the suit without her head, which meets the rest of
+      // her along a short neck as a cup meets its neighbour: her face tells it is a part.
+      const astronaut = byName('astronaut on coffee.png');
+      const whole = await maskOf(
+        await select(visitor, astronaut.image, { operation: 'object-removal', ...astronaut.point }),
+        astronaut,
+      );
+      expect(iou(whole, grownTruth(astronaut)), 'the whole person').toBeGreaterThanOrEqual(0.9);
+    },
+    MODEL_MS,
+  );
+
   it('answers SELECT_PHOTO_GONE for a photo this server does not hold, and checks the prompt', async () => {
     const visitor = await signedInVisitor(server);
     const prompt = (body: object) =>

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { defineEngine } from '../define.js';
-import { detectFaces, releaseFaces, warmFaces } from '../models/faces.js';
+import { detectFaces, PERSON_FACE, releaseFaces, warmFaces } from '../models/faces.js';
 import { releaseIsnet, salientMask, warmIsnet } from '../models/isnet.js';
 import { personMatte, releasePersonSeg, warmPersonSeg } from '../models/person-seg.js';
 import { releaseSam, samEmbed } from '../models/sam.js';
@@ -22,11 +22,6 @@ import { subjectsMask } from '../select/subjects.js';
  * mask itself (greyscale PNG, white = subject, soft edges), so both can be viewed and downloaded.
  */
 
-/**
- * A face scoring at least this is a person's: people's faces score 1 with their mesh here, the dogs' faces in
- * fixtures/dogs.jpg 0.74 and 0.55, a cat's 0.83 (docs/select-object.md, "Segmentation").
- */
-const PERSON_FACE = 0.9;
 /** A person matte covering less than this share of the frame is noise, not a person. */
 const MIN_PERSON_SHARE = 0.01;
 /** The background keeps this share of its brightness in the overlay. */

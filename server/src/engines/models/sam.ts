@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
 import type { RawImage } from '../raster/image.js';
 import { resizeRaw } from '../raster/resize.js';
@@ -18,7 +20,26 @@ export const SAM_MASK_SIDE = 256;
 const MEAN = [123.675, 116.28, 103.53] as const;
 const STD = [58.395, 57.12, 57.375] as const;
 
+/**
+ * The decoder computes four masks and their predicted IoUs (SAM's single-mask output and its three multimask
+ * outputs, from a part to a group) and returns the one its prompt calls for. These are the graph's names for all four
+ * (the export's `Reshape_9` and the IoU head's last layer), made outputs when the decoder loads.
+ */
+const ALL_MASKS = '/Reshape_9_output_0';
+const ALL_SCORES = '/iou_prediction_head/layers.2/Gemm_output_0';
+
 let sessions: Promise<{ encoder: ort.InferenceSession; decoder: ort.InferenceSession }> | undefined;
+
+/** The decoder's model with its four masks and their scores as outputs too. */
+function decoderWithAllMasks(file: string): Uint8Array {
+  const { onnx } = onnxProto;
+  const model = onnx.ModelProto.decode(fs.readFileSync(file));
+  model.graph?.output?.push(
+    onnx.ValueInfoProto.create({ name: ALL_MASKS }),
+    onnx.ValueInfoProto.create({ name: ALL_SCORES }),
+  );
+  return onnx.ModelProto.encode(model).finish();
+}
 
 function getSessions(threads: number) {
   sessions ??= (async () => {
@@ -26,7 +47,7 @@ function getSessions(threads: number) {
     const options = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' as const };
     const [encoder, decoder] = await Promise.all([
       ort.InferenceSession.create(files.encoder, options),
-      ort.InferenceSession.create(files.decoder, options),
+      ort.InferenceSession.create(decoderWithAllMasks(files.decoder), options),
     ]);
     return { encoder, decoder };
   })();
@@ -103,6 +124,11 @@ export interface SamAnswer {
   score: number;
   /** The low-resolution logits, to feed back as a later prompt's `mask`. */
   lowRes: Float32Array;
+  /**
+   * All four masks the decoder computed, whichever it answered: SAM's single mask, then its three multimask answers
+   * (roughly a part, an object, a group), each as low-resolution logits with its predicted IoU.
+   */
+  candidates: { lowRes: Float32Array; score: number }[];
 }
 
 /**
@@ -149,11 +175,54 @@ export async function samDecode(
     orig_im_size: new ort.Tensor('float32', Float32Array.of(size.height, size.width), [2]),
   });
   const masks = out.masks as ort.Tensor;
+  const all = (out[ALL_MASKS] as ort.Tensor).data as Float32Array;
+  const scores = (out[ALL_SCORES] as ort.Tensor).data as Float32Array;
+  const plane = SAM_MASK_SIDE * SAM_MASK_SIDE;
   return {
     logits: masks.data as Float32Array,
     width: masks.dims[3] as number,
     height: masks.dims[2] as number,
     score: (out.iou_predictions as ort.Tensor).data[0] as number,
     lowRes: new Float32Array((out.low_res_masks as ort.Tensor).data as Float32Array),
+    candidates: Array.from(scores, (score, k) => ({ lowRes: all.slice(k * plane, (k + 1) * plane), score })),
   };
+}
+
+/**
+ * Low-resolution logits at `size` (the photo's size, or a smaller one of its proportions), bilinear, mapped as the
+ * decoder maps the answer it returns: the photo fills the top-left of the encoder's square.
+ */
+export function samUpsample(
+  lowRes: Float32Array,
+  photo: { width: number; height: number },
+  size: { width: number; height: number } = photo,
+): Float32Array {
+  // Low-resolution pixels per pixel of `size`; each column's two source columns and weight, computed once.
+  const k = ((SAM_MASK_SIDE / SAM_SIDE) * samScale(photo.width, photo.height) * photo.width) / size.width;
+  const last = SAM_MASK_SIDE - 1;
+  const source = (i: number) => {
+    const v = Math.min(last, Math.max(0, (i + 0.5) * k - 0.5));
+    const low = Math.floor(v);
+    return { low, high: Math.min(last, low + 1), f: v - low };
+  };
+  const cols = Array.from({ length: size.width }, (_, x) => source(x));
+  const x0 = Int32Array.from(cols, (c) => c.low);
+  const x1 = Int32Array.from(cols, (c) => c.high);
+  const fx = Float32Array.from(cols, (c) => c.f);
+  const out = new Float32Array(size.width * size.height);
+  for (let y = 0; y < size.height; y++) {
+    const { low, high, f: fy } = source(y);
+    const r0 = low * SAM_MASK_SIDE;
+    const r1 = high * SAM_MASK_SIDE;
+    const o = y * size.width;
+    for (let x = 0; x < size.width; x++) {
+      const a = x0[x] as number;
+      const b = x1[x] as number;
+      const f = fx[x] as number;
+      const top = (lowRes[r0 + a] as number) * (1 - f) + (lowRes[r0 + b] as number) * f;
+      const bottom = (lowRes[r1 + a] as number) * (1 - f) + (lowRes[r1 + b] as number) * f;
+      out[o + x] = top * (1 - fy) + bottom * fy;
+    }
+  }
+  return out;
 }

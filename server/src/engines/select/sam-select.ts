@@ -1,4 +1,4 @@
-import type { SamAnswer, SamPoint, SamPrompt } from '../models/sam.js';
+import { type SamAnswer, type SamPoint, type SamPrompt, samUpsample } from '../models/sam.js';
 import { maskBox, type Rect } from '../raster/geometry.js';
 import { components, distanceTo } from '../raster/morphology.js';
 import type { SelectRequest } from './request.js';
@@ -9,13 +9,15 @@ import type { SelectRequest } from './request.js';
  *
  * The decoder alone, given one click, answers whatever region the click most plausibly belongs to: often the
  * object, but for two objects that touch (two cups, people side by side) the pair, and on a detailed object a part.
- * So a click's answer is found in two steps:
+ * So a click's answer is found in steps:
  *
  * 1. The click alone gives the region (the "group" when it holds several objects).
  * 2. The region is split where its shape says it is several things joined by narrow necks: the cores of its
  *    distance map (the pixels deeper inside it than CORE_DEPTH of its deepest) that are of some size are its
  *    objects; each pixel of the region belongs to the nearest core, and the box of the click's share, with the
  *    click, prompts the decoder again. That answer is kept when it leaves the other cores out.
+ * 3. A region that does not split may still be an object beside another (a cup beside a person): the decoder's
+ *    other answers to the click are looked at for one that meets the rest of the region along a seam only.
  *
  * The ladder of answers the visitor can step through with Smaller and Larger: a part (the click with a box half
  * the object's size around it), the object, and the region when the object was split out of it, or else the
@@ -24,6 +26,8 @@ import type { SelectRequest } from './request.js';
 
 /** Decodes a prompt into an answer at the given size (the analysis size, or the photo's own). */
 export type Decoder = (prompt: SamPrompt, size: { width: number; height: number }) => Promise<SamAnswer>;
+/** The boxes of the people's faces in the photo: x, y, width, height in its pixels. */
+export type Faces = [number, number, number, number][];
 
 export interface Selection {
   /** 0/255 at the photo's size. */
@@ -51,6 +55,14 @@ const MAX_LEAK = 0.2;
  * object's own pieces (a cup's spoon) joined to it; 0.1, 0.25 and 0.5 gave the same answers.
  */
 const MIN_PIECE = 0.1;
+/**
+ * An answer beside others (besideOthers) covers at most this share of the click's region (a smaller answer, not the
+ * region again) and meets the region's rest along at most MAX_SEAM of its outline. On the seen cases the objects
+ * beside others met the rest along at most a third of their outline; the other answers smaller than the region,
+ * bodies without their heads set aside, along more than 0.45.
+ */
+const MAX_SHARE = 0.9;
+const MAX_SEAM = 0.4;
 /** Two answers with an IoU above this are one step of the ladder. */
 const SAME = 0.9;
 
@@ -60,12 +72,15 @@ export type Mask = { data: Uint8Array; width: number; height: number };
 interface Candidate {
   prompt: SamPrompt;
   mask: Mask;
+  /** For one of the decoder's other answers to the prompt (besideOthers): its logits, which the prompt does not give. */
+  lowRes?: Float32Array;
 }
 
 export async function samSelect(
   request: SelectRequest,
   photo: { width: number; height: number },
   decode: Decoder,
+  faces: Faces,
 ): Promise<Selection> {
   const scale = ANALYSIS_SIDE / Math.max(photo.width, photo.height);
   const small = {
@@ -79,7 +94,7 @@ export async function samSelect(
   if (request.box || !click) {
     ladder = [{ prompt: { points: [], box: request.box }, mask: { data: new Uint8Array(), width: 0, height: 0 } }];
   } else {
-    const found = await clickLadder(click, photo, scale, small, decode, request.level ?? 0);
+    const found = await clickLadder(click, photo, scale, small, decode, faces, request.level ?? 0);
     ladder = found.ladder;
     at = ladder.indexOf(found.object);
     unknown = found.unknown;
@@ -89,12 +104,12 @@ export async function samSelect(
   // The visitor's further points refine the chosen answer: with its box, if it has one, and its mask fed back.
   let prompt: SamPrompt = { ...chosen.prompt, points: [...chosen.prompt.points, ...more] };
   if (more.length && !request.box) {
-    const first = await decode(chosen.prompt, small);
-    prompt = { ...prompt, mask: first.lowRes };
+    prompt = { ...prompt, mask: chosen.lowRes ?? (await decode(chosen.prompt, small)).lowRes };
   }
-  const answer = await decode(prompt, photo);
+  const logits =
+    chosen.lowRes && !more.length ? samUpsample(chosen.lowRes, photo) : (await decode(prompt, photo)).logits;
   return {
-    mask: withoutSpecks(binary(answer.logits), photo, request.points),
+    mask: withoutSpecks(binary(logits), photo, request.points),
     level: index - at,
     // A step not computed for this answer (it was not asked for) is offered: asking computes it.
     smaller: index === at && unknown.smaller ? 1 : index,
@@ -108,12 +123,17 @@ async function clickLadder(
   scale: number,
   small: { width: number; height: number },
   decode: Decoder,
+  faces: Faces,
   level: number,
 ): Promise<{ ladder: Candidate[]; object: Candidate; unknown: { smaller: boolean; larger: boolean } }> {
   const point = [{ ...click, label: 1 as const }];
   const run = async (prompt: SamPrompt): Promise<Candidate> => ({ prompt, mask: toMask(await decode(prompt, small)) });
-  const region = await run({ points: point });
-  const object = (await split(region.mask, click, scale, run)) ?? region;
+  const first = await decode({ points: point }, small);
+  const region: Candidate = { prompt: { points: point }, mask: toMask(first) };
+  const object =
+    (await split(region.mask, click, scale, run)) ??
+    besideOthers(first, region.mask, click, photo, scale, faces) ??
+    region;
   const box = maskBox(object.mask);
   const candidates: Candidate[] = [object];
   // The steps beside the object cost a decoder pass each: they are computed when asked for (a click's answer only
@@ -176,6 +196,73 @@ async function split(
   const others = cores.filter((_, k) => k !== mine);
   const leak = Math.max(...others.map((c) => c.pixels.filter((p) => answer.mask.data[p]).length / c.pixels.length));
   return leak <= MAX_LEAK ? answer : undefined;
+}
+
+/**
+ * The click's object among the decoder's other answers to the same click, when the region is one shape (see the top
+ * of this file): the largest that holds the click, covers at most MAX_SHARE of the region, and meets the rest of the
+ * region along at most MAX_SEAM of its outline (an object beside another, where a part lies inside its object).
+ * A person's body is joined to their head by a short neck as two objects are by their seam, so an answer that a
+ * face of the region lies on (a body without its head) is a part. Undefined when no answer is the object.
+ */
+function besideOthers(
+  first: SamAnswer,
+  region: Mask,
+  click: SamPoint,
+  photo: { width: number; height: number },
+  scale: number,
+  faces: Faces,
+): Candidate | undefined {
+  const { width: w, height: h } = region;
+  const at = Math.min(w - 1, Math.round(click.x * scale)) + Math.min(h - 1, Math.round(click.y * scale)) * w;
+  const whole = area(region);
+  const found: Candidate[] = [];
+  for (const c of first.candidates) {
+    const mask = toMask({ logits: samUpsample(c.lowRes, photo, region), width: w, height: h });
+    if (mask.data[at] && area(mask) <= MAX_SHARE * whole && seam(mask, region) <= MAX_SEAM)
+      found.push({ prompt: { points: [{ ...click, label: 1 }] }, mask, lowRes: c.lowRes });
+  }
+  if (!found.length) return undefined;
+  const heads = faces.map(([x, y, fw, fh]) => ({
+    left: x * scale,
+    top: y * scale,
+    width: fw * scale,
+    height: fh * scale,
+  }));
+  const wholes = found.filter((c) => !heads.some((head) => headless(c.mask, region, head)));
+  return wholes.sort((a, b) => area(b.mask) - area(a.mask))[0];
+}
+
+/**
+ * Whether a face of the region lies outside the answer, on top of it: the answer reaches into the face's box or
+ * the face's height below it (the neck and shoulders).
+ */
+function headless(answer: Mask, region: Mask, face: Rect): boolean {
+  const { data, width: w, height: h } = answer;
+  const centre = Math.round(face.top + face.height / 2) * w + Math.round(face.left + face.width / 2);
+  if (!region.data[centre] || data[centre]) return false;
+  const [x0, x1] = [Math.max(0, Math.round(face.left)), Math.min(w, Math.round(face.left + face.width))];
+  const [y0, y1] = [Math.max(0, Math.round(face.top)), Math.min(h, Math.round(face.top + 2 * face.height))];
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (data[y * w + x]) return true;
+  return false;
+}
+
+/** The share of a mask's outline (inside the photo) where it meets the rest of the region around it. */
+function seam(mask: Mask, region: Mask): number {
+  const { data, width: w, height: h } = mask;
+  let outline = 0;
+  let shared = 0;
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      if (!data[i]) continue;
+      const out = [i - 1, i + 1, i - w, i + w].filter((j) => !data[j]);
+      if (!out.length) continue;
+      outline++;
+      if (out.some((j) => region.data[j])) shared++;
+    }
+  }
+  return outline ? shared / outline : 0;
 }
 
 /** A pixel of margin at the analysis size around a core's share: the share's box is its object's outline. */
@@ -241,7 +328,7 @@ export function objectCores(region: Mask): { pixels: number[]; deepest: number }
     }));
 }
 
-function toMask(answer: SamAnswer): Mask {
+function toMask(answer: Pick<SamAnswer, 'logits' | 'width' | 'height'>): Mask {
   const data = new Uint8Array(answer.logits.length);
   for (let i = 0; i < data.length; i++) data[i] = (answer.logits[i] as number) > 0 ? 1 : 0;
   return { data, width: answer.width, height: answer.height };

@@ -1,3 +1,4 @@
+import { peopleFaces, releaseFaces, warmFaces } from '../models/faces.js';
 import { loadOpenCv } from '../models/opencv.js';
 import { releaseSam, type SamEmbedding, samDecode, samEmbed } from '../models/sam.js';
 import { decode, decodeMask, encodePng } from '../raster/image.js';
@@ -7,40 +8,47 @@ import { grabCutLabels } from './grabcut.js';
 import { growSelection } from './grow.js';
 import { refineMask } from './refine-mask.js';
 import { requestOf } from './request.js';
-import { samSelect } from './sam-select.js';
+import { type Faces, samSelect } from './sam-select.js';
 
 /** A photo's embedding is kept this long after its last click, up to this much memory for all photos (4 MB each). */
 const CACHE_TTL_MS = 30 * 60_000;
 const CACHE_MAX_BYTES = 256 * 1024 * 1024;
 const cache = new SelectionCache(CACHE_TTL_MS, CACHE_MAX_BYTES);
 const EMBEDDING = 'sam';
+const FACES = 'faces';
 
 /**
- * The photo's embedding, from the cache or computed now (the photo decoded only then). `photo` is its content key
- * (services/uploads.ts photoKey).
+ * What a click needs of the photo: its embedding and its people's faces (sam-select.ts Faces), from the cache or
+ * computed now from the photo decoded once. `photo` is its content key (services/uploads.ts photoKey).
  */
-async function embeddingOf(photo: string | undefined, image: Buffer, threads: number) {
+async function preparedPhoto(photo: string | undefined, image: Buffer, threads: number) {
   const known = photo ? cache.get(photo, EMBEDDING) : undefined;
-  if (known) {
+  const knownFaces = photo ? cache.get(photo, FACES) : undefined;
+  if (known && knownFaces) {
     const [width, height] = [known.readUInt32LE(0), known.readUInt32LE(4)];
     const data = new Float32Array(known.buffer, known.byteOffset + 8, (known.length - 8) / 4);
-    return { embedding: { data, width, height } satisfies SamEmbedding, computed: false };
+    const faces: Faces = JSON.parse(knownFaces.toString());
+    return { embedding: { data, width, height } satisfies SamEmbedding, faces, computed: false };
   }
-  const embedding = await samEmbed(await decode(image), threads);
+  const img = await decode(image);
+  const embedding = await samEmbed(img, threads);
+  const faces = await peopleFaces(img);
   if (photo) {
     const kept = Buffer.alloc(8 + embedding.data.byteLength);
     kept.writeUInt32LE(embedding.width, 0);
     kept.writeUInt32LE(embedding.height, 4);
     Buffer.from(embedding.data.buffer, embedding.data.byteOffset, embedding.data.byteLength).copy(kept, 8);
     cache.set(photo, EMBEDDING, kept);
+    cache.set(photo, FACES, Buffer.from(JSON.stringify(faces)));
   }
-  return { embedding, computed: true };
+  return { embedding, faces, computed: true };
 }
 
 /**
  * "Select object" run as a task of the engine pool, on the segment-anything model (sam-select.ts); its inference
  * and mask work stay off the API's event loop. `params.kind`:
- * - `prepare`: computes the photo's embedding and keeps it (metadata.computed: false when it was kept already).
+ * - `prepare`: computes the photo's embedding and finds its faces, and keeps them (metadata.computed: false when
+ *   they were kept already).
  * - `select` (the default): the selection for `points` ("x,y,label;…"), `box` ("x0,y0,x1,y1") and `level`; one PNG
  *   out, the selection grown against halos, white = selected; metadata: selectedShare, level, smaller, larger
  *   (the steps the ladder has below and above), computed.
@@ -62,13 +70,16 @@ const selectObjectEngine: TaskEngine = {
       };
     }
     if (input.params.kind === 'prepare') {
-      const { computed } = await embeddingOf(photo, input.image, ctx.threads);
+      const { computed } = await preparedPhoto(photo, input.image, ctx.threads);
       return { images: [], metadata: { computed } };
     }
     ctx.progress({ stage: 'selecting' });
-    const { embedding, computed } = await embeddingOf(photo, input.image, ctx.threads);
-    const selection = await samSelect(requestOf(input.params), embedding, (prompt, size) =>
-      samDecode(embedding, prompt, ctx.threads, size),
+    const { embedding, faces, computed } = await preparedPhoto(photo, input.image, ctx.threads);
+    const selection = await samSelect(
+      requestOf(input.params),
+      embedding,
+      (prompt, size) => samDecode(embedding, prompt, ctx.threads, size),
+      faces,
     );
     const { width, height } = embedding;
     const grown = growSelection(selection.mask, width, height);
@@ -86,10 +97,11 @@ const selectObjectEngine: TaskEngine = {
   warm: async ({ threads }) => {
     const tiny = await samEmbed({ data: Buffer.alloc(3 * 4), width: 2, height: 2, channels: 3 }, threads);
     await samDecode(tiny, { points: [{ x: 1, y: 1, label: 1 }] }, threads);
+    await warmFaces();
   },
   release: async () => {
     cache.clear();
-    await releaseSam();
+    await Promise.all([releaseSam(), releaseFaces()]);
   },
   forget: (photo) => cache.forget(photo),
 };

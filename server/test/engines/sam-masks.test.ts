@@ -1,0 +1,36 @@
+/**
+ * The decoder's four masks (engines/models/sam.ts): every click's pass gives SAM's single mask and its three
+ * multimask answers, and the answer the export returns is one of them; a low-resolution mask scaled up to the photo
+ * (samUpsample) is the mask the decoder itself gives at that size.
+ */
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { samDecode, samEmbed, samUpsample } from '../../src/engines/models/sam.js';
+import { decode } from '../../src/engines/raster/image.js';
+import { fixture } from '../support/server.js';
+
+const selected = (logits: Float32Array) => Uint8Array.from(logits, (v) => (v > 0 ? 1 : 0));
+function iou(a: Uint8Array, b: Uint8Array): number {
+  let inter = 0;
+  let union = 0;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] && b[i]) inter++;
+    if (a[i] || b[i]) union++;
+  }
+  return inter / union;
+}
+
+describe('the segment-anything decoder', () => {
+  it('answers four masks for a click, the one it returns among them, each scaled up as the decoder scales it', async () => {
+    // A photo that is not square: the scaling must map the encoder's top-left-aligned square back to it.
+    const photo = await decode(await sharp(fixture('coffee.png')).resize(900, 600).png().toBuffer());
+    const embedding = await samEmbed(photo, 2);
+    const answer = await samDecode(embedding, { points: [{ x: 450, y: 300, label: 1 }] }, 2);
+    expect(answer.candidates).toHaveLength(4);
+    const own = selected(answer.logits);
+    const scaled = answer.candidates.map((c) => iou(selected(samUpsample(c.lowRes, photo)), own));
+    expect(Math.max(...scaled)).toBeGreaterThan(0.98);
+    // The four are different answers, not one repeated.
+    expect(Math.min(...scaled)).toBeLessThan(0.9);
+  }, 120_000);
+});
