@@ -2,7 +2,7 @@
  * Select object, the segment-anything method (engines/select/sam-select.ts) beside the method before it (ISNet on
  * crops around a click, GrabCut in a box: bench/select-object/isnet-crops.ts), on objects with a known truth:
  * - isolated objects (test-support/selection-cases.ts): a click and a box on each;
- * - touching pairs (test-support/touching-pairs.ts), the tuning pairs and three held-out sets: a click on each object
+ * - touching pairs (test-support/touching-pairs.ts), the tuning pairs and four held-out sets: a click on each object
  *   must give it alone, and one step larger must give the pair.
  * Per case: IoU with the truth (before the halo growth) of each method's click and box answers, and their times;
  * then the medians per set. Then the latency at 1920x1280 through the selection engine as an engine host runs it:
@@ -35,7 +35,7 @@ const before = process.env.BENCH_BEFORE !== '0';
 const only = process.env.BENCH_ONLY;
 
 interface Target {
-  set: 'isolated' | 'pairs (tuning)' | 'pairs (held out)' | 'pairs (held out 2)' | 'pairs (held out 3)';
+  set: 'isolated' | 'pairs (tuning)' | 'pairs (held out)' | 'pairs (held out 2)' | 'pairs (held out 3)' | 'pairs (held out 4)';
   name: string;
   truth: Buffer;
   point: { x: number; y: number };
@@ -73,6 +73,7 @@ async function photos(): Promise<{ name: string; image: Buffer; targets: Target[
     ['pairs (held out)', await touchingPairs('held-out')],
     ['pairs (held out 2)', await touchingPairs('held-out-2')],
     ['pairs (held out 3)', await touchingPairs('held-out-3')],
+    ['pairs (held out 4)', await touchingPairs('held-out-4')],
   ] as const) {
     for (const p of pairs) {
       const both = union(p.objects[0]?.truth as Buffer, p.objects[1]?.truth as Buffer);

@@ -296,7 +296,53 @@ const HELD_OUT_3: Pair[] = [
   },
 ];
 
-const SETS = { tuning: TUNING, 'held-out': HELD_OUT, 'held-out-2': HELD_OUT_2, 'held-out-3': HELD_OUT_3 };
+/** A fourth held-out set, on more of the fill bench's photos, committed before the next change. */
+const HELD_OUT_4: Pair[] = [
+  {
+    onto: 'bench/fill/photos/catroom.jpg',
+    back: { object: 'astronaut', scale: 0.6 },
+    front: { object: 'astronaut', scale: 0.6, flip: true },
+    at: [0.45, 0.55],
+    overlap: 0.12,
+  },
+  {
+    onto: 'bench/fill/photos/lake.jpg',
+    back: { object: 'coffee', scale: 0.28 },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.5, 0.7],
+    overlap: 0.15,
+  },
+  {
+    onto: 'bench/fill/photos/pier.jpg',
+    back: { object: 'coffee', scale: 0.3, flip: true },
+    front: { object: 'astronaut', scale: 0.5 },
+    at: [0.55, 0.55],
+    overlap: 0.15,
+  },
+  {
+    onto: 'bench/fill/photos/deck.jpg',
+    back: { object: 'astronaut', scale: 0.5, flip: true },
+    front: { object: 'coffee', scale: 0.28, flip: true },
+    at: [0.4, 0.6],
+    overlap: 0.1,
+  },
+  {
+    onto: 'bench/fill/photos/abbey.jpg',
+    back: { object: 'astronaut', scale: 0.45 },
+    front: { object: 'astronaut', scale: 0.5 },
+    at: [0.5, 0.55],
+    overlap: 0.22,
+  },
+  {
+    onto: 'bench/fill/photos/openbook.jpg',
+    back: { object: 'coffee', scale: 0.3 },
+    front: { object: 'coffee', scale: 0.3, flip: true },
+    at: [0.5, 0.45],
+    overlap: 0.08,
+  },
+];
+
+const SETS = { tuning: TUNING, 'held-out': HELD_OUT, 'held-out-2': HELD_OUT_2, 'held-out-3': HELD_OUT_3, 'held-out-4': HELD_OUT_4 };
 
 export async function touchingPairs(set: keyof typeof SETS | 'all' = 'all'): Promise<PairCase[]> {
   const pairs = set === 'all' ? Object.values(SETS).flat() : SETS[set];
