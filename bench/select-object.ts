@@ -34,8 +34,18 @@ const threads = loadConfig().inferenceThreads;
 const before = process.env.BENCH_BEFORE !== '0';
 const only = process.env.BENCH_ONLY;
 
+/** The sets of touching pairs (test-support/touching-pairs.ts), by the name the tables give them. */
+const PAIR_SETS = {
+  'pairs (tuning)': 'tuning',
+  'pairs (held out)': 'held-out',
+  'pairs (held out 2)': 'held-out-2',
+  'pairs (held out 3)': 'held-out-3',
+  'pairs (held out 4)': 'held-out-4',
+} as const;
+type SetName = 'isolated' | keyof typeof PAIR_SETS;
+
 interface Target {
-  set: 'isolated' | 'pairs (tuning)' | 'pairs (held out)' | 'pairs (held out 2)' | 'pairs (held out 3)' | 'pairs (held out 4)';
+  set: SetName;
   name: string;
   truth: Buffer;
   point: { x: number; y: number };
@@ -68,14 +78,8 @@ async function photos(): Promise<{ name: string; image: Buffer; targets: Target[
   for (const c of await selectionCases()) {
     out.push({ name: c.name, image: c.image, targets: [{ set: 'isolated', ...c }] });
   }
-  for (const [set, pairs] of [
-    ['pairs (tuning)', await touchingPairs('tuning')],
-    ['pairs (held out)', await touchingPairs('held-out')],
-    ['pairs (held out 2)', await touchingPairs('held-out-2')],
-    ['pairs (held out 3)', await touchingPairs('held-out-3')],
-    ['pairs (held out 4)', await touchingPairs('held-out-4')],
-  ] as const) {
-    for (const p of pairs) {
+  for (const [set, pairSet] of Object.entries(PAIR_SETS) as [SetName, (typeof PAIR_SETS)[keyof typeof PAIR_SETS]][]) {
+    for (const p of await touchingPairs(pairSet)) {
       const both = union(p.objects[0]?.truth as Buffer, p.objects[1]?.truth as Buffer);
       const targets = p.objects.map((o) => ({
         set,
@@ -155,13 +159,7 @@ function printQuality(rows: Row[]) {
     '| set | cases | click before | click SAM | worst click SAM | box before | box SAM | larger = the pair | SAM clicks ≥ target |',
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-  for (const set of [
-    'isolated',
-    'pairs (tuning)',
-    'pairs (held out)',
-    'pairs (held out 2)',
-    'pairs (held out 3)',
-  ] as const) {
+  for (const set of ['isolated', ...Object.keys(PAIR_SETS)] as SetName[]) {
     const rs = rows.filter((r) => r.target.set === set);
     if (!rs.length) continue;
     const target = set === 'isolated' ? 0.9 : 0.85;

@@ -259,6 +259,24 @@ describe('POST /api/select-object', () => {
     MODEL_MS,
   );
 
+  it(
+    'a click on one of two people standing close selects mostly her, where the decoder alone answers both',
+    async () => {
+      const visitor = await signedInVisitor(server);
+      const pair = (await touchingPairs('held-out')).find((p) => p.name === 'astronaut and astronaut on rocket.jpg');
+      if (!pair) throw new Error('no pair');
+      const c = { width: pair.width, height: pair.height };
+      for (const [k, person] of pair.objects.entries()) {
+        const other = pair.objects[1 - k] as PairCase['objects'][0];
+        const fields = { operation: 'object-removal', ...person.point };
+        const mask = await maskOf(await select(visitor, pair.image, fields), c);
+        expect(coverage(mask, person.truth), `${person.name}: herself`).toBeGreaterThanOrEqual(0.8);
+        expect(coverage(mask, other.truth), `${person.name}: the other`).toBeLessThan(0.3);
+      }
+    },
+    MODEL_MS,
+  );
+
   it('answers SELECT_PHOTO_GONE for a photo this server does not hold, and checks the prompt', async () => {
     const visitor = await signedInVisitor(server);
     const prompt = (body: object) =>

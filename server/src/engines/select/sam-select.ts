@@ -63,6 +63,11 @@ const MIN_PIECE = 0.1;
  */
 const MAX_SHARE = 0.9;
 const MAX_SEAM = 0.4;
+/**
+ * A person's core reaches this many face heights down from the top of their face. On the seen pairs of people 2
+ * and 3 gave the same answers within 0.04.
+ */
+const PERSON_HEIGHT = 3;
 /** Two answers with an IoU above this are one step of the ladder. */
 const SAME = 0.9;
 
@@ -131,7 +136,7 @@ async function clickLadder(
   const first = await decode({ points: point }, small);
   const region: Candidate = { prompt: { points: point }, mask: toMask(first) };
   const object =
-    (await split(region.mask, click, scale, run)) ??
+    (await split(region.mask, click, scale, faces, run)) ??
     besideOthers(first, region.mask, click, photo, scale, faces) ??
     region;
   const box = maskBox(object.mask);
@@ -181,10 +186,12 @@ async function split(
   region: Mask,
   click: SamPoint,
   scale: number,
+  faces: Faces,
   run: (prompt: SamPrompt) => Promise<Candidate>,
 ): Promise<Candidate | undefined> {
   const { width: w, height: h } = region;
-  const cores = objectCores(region);
+  let cores: { pixels: number[] }[] = objectCores(region);
+  if (cores.length < 2) cores = personCores(region, faces, scale);
   if (cores.length < 2) return undefined;
   // The click's core is the one nearest the click; its share of the region is its object's outline.
   const at = Math.min(w - 1, Math.round(click.x * scale)) + Math.min(h - 1, Math.round(click.y * scale)) * w;
@@ -196,6 +203,25 @@ async function split(
   const others = cores.filter((_, k) => k !== mine);
   const leak = Math.max(...others.map((c) => c.pixels.filter((p) => answer.mask.data[p]).length / c.pixels.length));
   return leak <= MAX_LEAK ? answer : undefined;
+}
+
+/**
+ * People standing close make one broad shape without necks; their faces still tell them apart. Each face of the
+ * region is a core: the region's pixels in the face's column, from its top down PERSON_HEIGHT face heights.
+ */
+function personCores(region: Mask, faces: Faces, scale: number): { pixels: number[] }[] {
+  const { data, width: w, height: h } = region;
+  const cores: { pixels: number[] }[] = [];
+  for (const [x, y, fw, fh] of faces) {
+    const [x0, x1] = [Math.max(0, Math.round(x * scale)), Math.min(w, Math.round((x + fw) * scale))];
+    const [y0, y1] = [Math.max(0, Math.round(y * scale)), Math.min(h, Math.round((y + PERSON_HEIGHT * fh) * scale))];
+    const centre = Math.round((y + fh / 2) * scale) * w + Math.round((x + fw / 2) * scale);
+    if (!data[centre]) continue;
+    const pixels: number[] = [];
+    for (let yy = y0; yy < y1; yy++) for (let xx = x0; xx < x1; xx++) if (data[yy * w + xx]) pixels.push(yy * w + xx);
+    cores.push({ pixels });
+  }
+  return cores;
 }
 
 /**
