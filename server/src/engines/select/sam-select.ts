@@ -14,8 +14,9 @@ import type { SelectRequest } from './request.js';
  * 1. The click alone gives the region (the "group" when it holds several objects).
  * 2. The region is split where its shape says it is several things joined by narrow necks: the cores of its
  *    distance map (the pixels deeper inside it than CORE_DEPTH of its deepest) that are of some size are its
- *    objects; each pixel of the region belongs to the nearest core, and the box of the click's share, with the
- *    click, prompts the decoder again. That answer is kept when it leaves the other cores out.
+ *    objects (or, for people standing close, the columns under their faces); each pixel of the region belongs to
+ *    the nearest core, and the box of the click's share, with the click, prompts the decoder again. That answer is
+ *    kept when it leaves the other cores out.
  * 3. A region that does not split may still be an object beside another (a cup beside a person): the decoder's
  *    other answers to the click are looked at for one that meets the rest of the region along a seam only.
  *
@@ -77,7 +78,7 @@ export type Mask = { data: Uint8Array; width: number; height: number };
 interface Candidate {
   prompt: SamPrompt;
   mask: Mask;
-  /** For one of the decoder's other answers to the prompt (besideOthers): its logits, which the prompt does not give. */
+  /** For one of the decoder's other answers (besideOthers): its logits, which its prompt does not give. */
   lowRes?: Float32Array;
 }
 
@@ -135,9 +136,16 @@ async function clickLadder(
   const run = async (prompt: SamPrompt): Promise<Candidate> => ({ prompt, mask: toMask(await decode(prompt, small)) });
   const first = await decode({ points: point }, small);
   const region: Candidate = { prompt: { points: point }, mask: toMask(first) };
+  // The faces at the analysis size.
+  const heads = faces.map(([x, y, fw, fh]) => ({
+    left: x * scale,
+    top: y * scale,
+    width: fw * scale,
+    height: fh * scale,
+  }));
   const object =
-    (await split(region.mask, click, scale, faces, run)) ??
-    besideOthers(first, region.mask, click, photo, scale, faces) ??
+    (await split(region.mask, click, scale, heads, run)) ??
+    besideOthers(first, region.mask, click, photo, scale, heads) ??
     region;
   const box = maskBox(object.mask);
   const candidates: Candidate[] = [object];
@@ -186,12 +194,12 @@ async function split(
   region: Mask,
   click: SamPoint,
   scale: number,
-  faces: Faces,
+  heads: Rect[],
   run: (prompt: SamPrompt) => Promise<Candidate>,
 ): Promise<Candidate | undefined> {
   const { width: w, height: h } = region;
   let cores: { pixels: number[] }[] = objectCores(region);
-  if (cores.length < 2) cores = personCores(region, faces, scale);
+  if (cores.length < 2) cores = personCores(region, heads);
   if (cores.length < 2) return undefined;
   // The click's core is the one nearest the click; its share of the region is its object's outline.
   const at = Math.min(w - 1, Math.round(click.x * scale)) + Math.min(h - 1, Math.round(click.y * scale)) * w;
@@ -209,14 +217,16 @@ async function split(
  * People standing close make one broad shape without necks; their faces still tell them apart. Each face of the
  * region is a core: the region's pixels in the face's column, from its top down PERSON_HEIGHT face heights.
  */
-function personCores(region: Mask, faces: Faces, scale: number): { pixels: number[] }[] {
+function personCores(region: Mask, heads: Rect[]): { pixels: number[] }[] {
   const { data, width: w, height: h } = region;
   const cores: { pixels: number[] }[] = [];
-  for (const [x, y, fw, fh] of faces) {
-    const [x0, x1] = [Math.max(0, Math.round(x * scale)), Math.min(w, Math.round((x + fw) * scale))];
-    const [y0, y1] = [Math.max(0, Math.round(y * scale)), Math.min(h, Math.round((y + PERSON_HEIGHT * fh) * scale))];
-    const centre = Math.round((y + fh / 2) * scale) * w + Math.round((x + fw / 2) * scale);
-    if (!data[centre]) continue;
+  for (const face of heads) {
+    const [x0, x1] = [Math.max(0, Math.round(face.left)), Math.min(w, Math.round(face.left + face.width))];
+    const [y0, y1] = [
+      Math.max(0, Math.round(face.top)),
+      Math.min(h, Math.round(face.top + PERSON_HEIGHT * face.height)),
+    ];
+    if (!data[centreOf(face, w)]) continue;
     const pixels: number[] = [];
     for (let yy = y0; yy < y1; yy++) for (let xx = x0; xx < x1; xx++) if (data[yy * w + xx]) pixels.push(yy * w + xx);
     cores.push({ pixels });
@@ -237,7 +247,7 @@ function besideOthers(
   click: SamPoint,
   photo: { width: number; height: number },
   scale: number,
-  faces: Faces,
+  heads: Rect[],
 ): Candidate | undefined {
   const { width: w, height: h } = region;
   const at = Math.min(w - 1, Math.round(click.x * scale)) + Math.min(h - 1, Math.round(click.y * scale)) * w;
@@ -248,13 +258,6 @@ function besideOthers(
     if (mask.data[at] && area(mask) <= MAX_SHARE * whole && seam(mask, region) <= MAX_SEAM)
       found.push({ prompt: { points: [{ ...click, label: 1 }] }, mask, lowRes: c.lowRes });
   }
-  if (!found.length) return undefined;
-  const heads = faces.map(([x, y, fw, fh]) => ({
-    left: x * scale,
-    top: y * scale,
-    width: fw * scale,
-    height: fh * scale,
-  }));
   const wholes = found.filter((c) => !heads.some((head) => headless(c.mask, region, head)));
   return wholes.sort((a, b) => area(b.mask) - area(a.mask))[0];
 }
@@ -265,12 +268,17 @@ function besideOthers(
  */
 function headless(answer: Mask, region: Mask, face: Rect): boolean {
   const { data, width: w, height: h } = answer;
-  const centre = Math.round(face.top + face.height / 2) * w + Math.round(face.left + face.width / 2);
+  const centre = centreOf(face, w);
   if (!region.data[centre] || data[centre]) return false;
   const [x0, x1] = [Math.max(0, Math.round(face.left)), Math.min(w, Math.round(face.left + face.width))];
   const [y0, y1] = [Math.max(0, Math.round(face.top)), Math.min(h, Math.round(face.top + 2 * face.height))];
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (data[y * w + x]) return true;
   return false;
+}
+
+/** The index of a face's centre pixel in a mask `w` wide. */
+function centreOf(face: Rect, w: number): number {
+  return Math.round(face.top + face.height / 2) * w + Math.round(face.left + face.width / 2);
 }
 
 /** The share of a mask's outline (inside the photo) where it meets the rest of the region around it. */
