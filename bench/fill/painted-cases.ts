@@ -6,7 +6,7 @@
  * test-support/painted-cases.ts with the rest of how a case is painted and scored).
  *
  * The cases come in sets: the tuning set and held-out sets, each committed before any fill ran on it, each seen data
- * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). held-out-23 is the one
+ * once it has judged a change or its fills have been looked at (docs/fill.md, "Held-out sets"). held-out-24 is the one
  * not yet seen. Sets are only appended: a case's number in PAINTED_SETS seeds its blobs'
  * shapes. The photos are in photos/ (CREDITS.md) or, for the few the tests share, in fixtures/.
  */
@@ -2979,6 +2979,125 @@ export const HELD_OUT_23_CASES: PaintedCaseSpec[] = [
 ];
 
 /**
+ * held-out-24: four more photos of Debian 12's kphotoalbum demo album (CREDITS.md), masks placed by looking at the
+ * photos only, committed before the next change to the fill.
+ */
+export const HELD_OUT_24_CASES: PaintedCaseSpec[] = [
+  {
+    name: 'railing-hat',
+    kind: 'touch',
+    ground: 'the pale sky left of the woolly hat, touching it',
+    photo: 'railing.jpg',
+    blobs: [{ cx: 266, cy: 190, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'railing-jacket',
+    kind: 'touch',
+    ground: 'the snowy canyon slope right of the brown jacket, touching it',
+    photo: 'railing.jpg',
+    blobs: [{ cx: 448, cy: 347, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'railing-rail',
+    kind: 'across',
+    ground: 'the brass railing across the canyon, at the right',
+    photo: 'railing.jpg',
+    blobs: [{ cx: 567, cy: 408, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'railing-date',
+    kind: 'text',
+    ground: 'the sky at the top left',
+    photo: 'railing.jpg',
+    text: { s: '2019', x: 30, y: 40, size: 24, r: 2 },
+  },
+  {
+    name: 'waves-crest',
+    kind: 'touch',
+    ground: 'the green water below the white crest at the left, touching it',
+    photo: 'waves.jpg',
+    blobs: [{ cx: 160, cy: 222, rx: 10, ry: 10 }],
+  },
+  {
+    name: 'waves-swell',
+    kind: 'touch',
+    ground: 'the water right of the dark swell, touching it',
+    photo: 'waves.jpg',
+    blobs: [{ cx: 432, cy: 232, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'waves-horizon',
+    kind: 'across',
+    ground: "the sea's horizon under the cloudy sky, at the right",
+    photo: 'waves.jpg',
+    blobs: [{ cx: 480, cy: 182, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'waves-date',
+    kind: 'text',
+    ground: 'the cloudy sky at the top left',
+    photo: 'waves.jpg',
+    text: { s: '2019', x: 30, y: 40, size: 24, r: 2 },
+  },
+  {
+    name: 'cue-ball',
+    kind: 'touch',
+    ground: 'the green felt left of the white ball, touching it',
+    photo: 'cue.jpg',
+    blobs: [{ cx: 181, cy: 347, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'cue-green',
+    kind: 'touch',
+    ground: 'the green felt right of the green ball, touching it',
+    photo: 'cue.jpg',
+    blobs: [{ cx: 135, cy: 213, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'cue-stick',
+    kind: 'across',
+    ground: 'the cue stick across the green felt',
+    photo: 'cue.jpg',
+    blobs: [{ cx: 267, cy: 289, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'cue-date',
+    kind: 'text',
+    ground: 'the green felt at the bottom left',
+    photo: 'cue.jpg',
+    text: { s: '2019', x: 15, y: 430, size: 24, r: 2 },
+  },
+  {
+    name: 'hound-ear',
+    kind: 'touch',
+    ground: "the wooden floor left of the dog's ear, touching it",
+    photo: 'hound.jpg',
+    blobs: [{ cx: 216, cy: 150, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'hound-leg',
+    kind: 'touch',
+    ground: "the floor right of the dog's front leg, touching it",
+    photo: 'hound.jpg',
+    blobs: [{ cx: 455, cy: 400, rx: 11, ry: 11 }],
+  },
+  {
+    name: 'hound-cloth',
+    kind: 'across',
+    ground: "the white cloth's edge against the floor, at the left",
+    photo: 'hound.jpg',
+    blobs: [{ cx: 73, cy: 190, rx: 12, ry: 12 }],
+  },
+  {
+    name: 'hound-date',
+    kind: 'text',
+    ground: 'the floor at the top right',
+    photo: 'hound.jpg',
+    text: { s: '2019', x: 490, y: 25, size: 24, r: 2 },
+  },
+];
+
+/**
  * Every painted set by its bench name, in the order the bench numbers their cases: a case's number seeds its blobs'
  * shapes, so it stays the same whichever sets a run asks for.
  */
@@ -3007,6 +3126,7 @@ export const PAINTED_SETS: [string, PaintedCaseSpec[]][] = [
   ['held-out-21', HELD_OUT_21_CASES],
   ['held-out-22', HELD_OUT_22_CASES],
   ['held-out-23', HELD_OUT_23_CASES],
+  ['held-out-24', HELD_OUT_24_CASES],
 ];
 
 /** The number of a set's first case (see PAINTED_SETS). */
