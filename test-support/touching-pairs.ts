@@ -342,7 +342,13 @@ const HELD_OUT_4: Pair[] = [
   },
 ];
 
-const SETS = { tuning: TUNING, 'held-out': HELD_OUT, 'held-out-2': HELD_OUT_2, 'held-out-3': HELD_OUT_3, 'held-out-4': HELD_OUT_4 };
+const SETS = {
+  tuning: TUNING,
+  'held-out': HELD_OUT,
+  'held-out-2': HELD_OUT_2,
+  'held-out-3': HELD_OUT_3,
+  'held-out-4': HELD_OUT_4,
+};
 
 export async function touchingPairs(set: keyof typeof SETS | 'all' = 'all'): Promise<PairCase[]> {
   const pairs = set === 'all' ? Object.values(SETS).flat() : SETS[set];
