@@ -24,6 +24,11 @@ describe('POST /api/select-object', () => {
   afterAll(() => server?.close());
 
   const byName = (name: string) => cases.find((c) => c.name === name) as SelectionCase;
+  async function pairNamed(set: Parameters<typeof touchingPairs>[0], name: string): Promise<PairCase> {
+    const pair = (await touchingPairs(set)).find((p) => p.name === name);
+    if (!pair) throw new Error(`no pair ${name}`);
+    return pair;
+  }
 
   function select(visitor: Visitor, image: Buffer, fields: Record<string, string | number>) {
     const form = new FormData();
@@ -228,8 +233,7 @@ describe('POST /api/select-object', () => {
     async () => {
       const visitor = await signedInVisitor(server);
       // The decoder's first answer to the click on the cup is cup and person together.
-      const pair = (await touchingPairs('held-out-2')).find((p) => p.name === 'astronaut and coffee on poplars.jpg');
-      if (!pair) throw new Error('no pair');
+      const pair = await pairNamed('held-out-2', 'astronaut and coffee on poplars.jpg');
       const [person, cup] = pair.objects as [PairCase['objects'][0], PairCase['objects'][0]];
       const c = { width: pair.width, height: pair.height };
       const { photo } = await prepare(visitor, pair.image);
@@ -263,8 +267,7 @@ describe('POST /api/select-object', () => {
     'a click on one of two people standing close selects mostly her, where the decoder alone answers both',
     async () => {
       const visitor = await signedInVisitor(server);
-      const pair = (await touchingPairs('held-out')).find((p) => p.name === 'astronaut and astronaut on rocket.jpg');
-      if (!pair) throw new Error('no pair');
+      const pair = await pairNamed('held-out', 'astronaut and astronaut on rocket.jpg');
       const c = { width: pair.width, height: pair.height };
       for (const [k, person] of pair.objects.entries()) {
         const other = pair.objects[1 - k] as PairCase['objects'][0];

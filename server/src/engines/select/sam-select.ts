@@ -197,12 +197,11 @@ async function split(
   heads: Rect[],
   run: (prompt: SamPrompt) => Promise<Candidate>,
 ): Promise<Candidate | undefined> {
-  const { width: w, height: h } = region;
   let cores: { pixels: number[] }[] = objectCores(region);
   if (cores.length < 2) cores = personCores(region, heads);
   if (cores.length < 2) return undefined;
   // The click's core is the one nearest the click; its share of the region is its object's outline.
-  const at = Math.min(w - 1, Math.round(click.x * scale)) + Math.min(h - 1, Math.round(click.y * scale)) * w;
+  const at = clickIndex(click, scale, region);
   const { nearest, boxes } = coreShares(region, cores);
   const mine = nearest[at] as number;
   const box = boxes[mine];
@@ -250,7 +249,7 @@ function besideOthers(
   heads: Rect[],
 ): Candidate | undefined {
   const { width: w, height: h } = region;
-  const at = Math.min(w - 1, Math.round(click.x * scale)) + Math.min(h - 1, Math.round(click.y * scale)) * w;
+  const at = clickIndex(click, scale, region);
   const whole = area(region);
   const found: Candidate[] = [];
   for (const c of first.candidates) {
@@ -274,6 +273,12 @@ function headless(answer: Mask, region: Mask, face: Rect): boolean {
   const [y0, y1] = [Math.max(0, Math.round(face.top)), Math.min(h, Math.round(face.top + 2 * face.height))];
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (data[y * w + x]) return true;
   return false;
+}
+
+/** The index of the click's pixel in a mask at the analysis size. */
+function clickIndex(click: SamPoint, scale: number, mask: Mask): number {
+  const { width: w, height: h } = mask;
+  return Math.min(w - 1, Math.round(click.x * scale)) + Math.min(h - 1, Math.round(click.y * scale)) * w;
 }
 
 /** The index of a face's centre pixel in a mask `w` wide. */
