@@ -278,8 +278,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       // Requests still open after a second are cut; running jobs get their grace meanwhile (the Auth emulator
       // exports its accounts too); the jobs still running after it stay pending and run again at the next start.
       admin.close();
-      // After the grace: the hosts are ended, the queue, webhooks and database closed (up to 2 s together).
-      const grace = Math.min(config.shutdownGraceMs, SHUTDOWN_DEADLINE_MS - 2000);
+      // After the grace: the hosts are ended, the queue, webhooks and database closed (up to 2 s together), 1 s
+      // before the deadline, as timers fire late on a loaded machine.
+      const grace = Math.min(config.shutdownGraceMs, SHUTDOWN_DEADLINE_MS - 3000);
       const http = within(app.close(), 1000).then((r) => r === 'timed out' && app.server.closeAllConnections());
       await Promise.all([
         http,

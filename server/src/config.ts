@@ -295,7 +295,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     enginePreload: preloadSetting(e.ENGINE_PRELOAD, engineMemoryMb),
     jobTimeoutMs: e.JOB_TIMEOUT_MS ?? 5 * 60_000,
     // Under the 10 s a container runtime waits after SIGTERM before it kills.
-    shutdownGraceMs: e.SHUTDOWN_GRACE_MS ?? 6000,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS ?? 4000,
     modelIdleMs: e.MODEL_IDLE_MS ?? 10 * 60_000,
     retentionHours: e.RETENTION_HOURS ?? LIMITS.retentionHours,
     storageMinFreeBytes: (e.STORAGE_MIN_FREE_MB ?? 512) * 1024 * 1024,
