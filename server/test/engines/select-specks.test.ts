@@ -47,4 +47,19 @@ describe('withoutSpecks', () => {
     expect(at(out, 30, 30)).toBe(255);
     expect(at(out, 102, 12)).toBe(0);
   });
+
+  it('keeps a piece that meets the object only at a corner (pixels touching diagonally are one piece)', () => {
+    // A 5 px square diagonally off the object's bottom-right corner, and a lone speck.
+    const out = withoutSpecks(
+      withSquares([
+        [10, 10, 40],
+        [50, 50, 5],
+        [100, 10, 5],
+      ]),
+      { width, height },
+      [{ x: 30, y: 30, label: 1 }],
+    );
+    expect(at(out, 52, 52)).toBe(255);
+    expect(at(out, 102, 12)).toBe(0);
+  });
 });

@@ -208,6 +208,66 @@ export function components(t: Float32Array | Uint8Array, w: number, h: number, l
   return found;
 }
 
+/**
+ * A mask's 8-connected pieces as runs along its rows: run r covers row `y[r]`, columns `x0[r]` up to `x1[r]`
+ * (exclusive), and belongs to piece `piece[r]`, of `sizes[piece[r]]` pixels. On a photo-sized mask this is far
+ * cheaper than `components`, which lists every pixel.
+ */
+export function pieceRuns(
+  mask: Uint8Array,
+  w: number,
+  h: number,
+): { y: Int32Array; x0: Int32Array; x1: Int32Array; piece: Int32Array; sizes: number[] } {
+  const ys: number[] = [];
+  const x0s: number[] = [];
+  const x1s: number[] = [];
+  const parent: number[] = [];
+  const root = (a: number): number => {
+    let r = a;
+    while (parent[r] !== r) r = parent[r] as number;
+    while (parent[a] !== r) [parent[a], a] = [r, parent[a] as number];
+    return r;
+  };
+  // The previous row's runs not yet passed: a run meets the runs above it that reach from x0 - 1 to x1.
+  let above = 0;
+  let aboveEnd = 0;
+  for (let y = 0; y < h; y++) {
+    const rowStart = ys.length;
+    for (let x = 0, i = y * w; x < w; ) {
+      if (!mask[i + x]) {
+        x++;
+        continue;
+      }
+      const start = x;
+      while (x < w && mask[i + x]) x++;
+      const r = ys.length;
+      ys.push(y);
+      x0s.push(start);
+      x1s.push(x);
+      parent.push(r);
+      while (above < aboveEnd && (x1s[above] as number) < start) above++;
+      for (let q = above; q < aboveEnd && (x0s[q] as number) <= x; q++) parent[root(q)] = root(r);
+    }
+    above = rowStart;
+    aboveEnd = ys.length;
+  }
+  const ids = new Map<number, number>();
+  const sizes: number[] = [];
+  const piece = new Int32Array(ys.length);
+  for (let r = 0; r < ys.length; r++) {
+    const k = root(r);
+    let id = ids.get(k);
+    if (id === undefined) {
+      id = sizes.length;
+      ids.set(k, id);
+      sizes.push(0);
+    }
+    piece[r] = id;
+    sizes[id] = (sizes[id] as number) + (x1s[r] as number) - (x0s[r] as number);
+  }
+  return { y: Int32Array.from(ys), x0: Int32Array.from(x0s), x1: Int32Array.from(x1s), piece, sizes };
+}
+
 /** Length of the longest axis and mean width of a pixel set, from its second moments. */
 export function shape(pixels: number[], w: number): { length: number; width: number } {
   let sx = 0;

@@ -1,6 +1,6 @@
 import { type SamAnswer, type SamPoint, type SamPrompt, samUpsample } from '../models/sam.js';
 import { maskBox, type Rect } from '../raster/geometry.js';
-import { components, distanceTo } from '../raster/morphology.js';
+import { components, distanceTo, pieceRuns } from '../raster/morphology.js';
 import type { SelectRequest } from './request.js';
 
 /**
@@ -378,23 +378,26 @@ function toMask(answer: Pick<SamAnswer, 'logits' | 'width' | 'height'>): Mask {
  * does one at least MIN_PIECE of the largest piece that stays.
  */
 export function withoutSpecks(mask: Buffer, size: { width: number; height: number }, points: SamPoint[]): Buffer {
-  const pieces = components(mask, size.width, size.height, 1, 1);
-  if (pieces.length < 2) return mask;
-  const wanted = new Set(
-    points
-      .filter((p) => p.label === 1)
-      .map(
-        (p) =>
-          Math.min(size.height - 1, Math.max(0, Math.round(p.y))) * size.width +
-          Math.min(size.width - 1, Math.max(0, Math.round(p.x))),
-      ),
-  );
-  const held = pieces.filter((p) => p.pixels.some((i) => wanted.has(i)));
-  const main = Math.max(...(held.length ? held : pieces).map((p) => p.pixels.length));
+  const { width: w, height: h } = size;
+  const runs = pieceRuns(mask, w, h);
+  if (runs.sizes.length < 2) return mask;
+  const held = new Set<number>();
+  for (const p of points) {
+    if (p.label !== 1) continue;
+    const x = Math.min(w - 1, Math.max(0, Math.round(p.x)));
+    const y = Math.min(h - 1, Math.max(0, Math.round(p.y)));
+    for (let r = 0; r < runs.y.length; r++) {
+      if (runs.y[r] === y && (runs.x0[r] as number) <= x && x < (runs.x1[r] as number))
+        held.add(runs.piece[r] as number);
+    }
+  }
+  const main = Math.max(...(held.size ? [...held].map((k) => runs.sizes[k] as number) : runs.sizes));
   const out = Buffer.alloc(mask.length);
-  for (const p of pieces) {
-    if (!held.includes(p) && p.pixels.length < MIN_PIECE * main) continue;
-    for (const i of p.pixels) out[i] = 255;
+  for (let r = 0; r < runs.y.length; r++) {
+    const k = runs.piece[r] as number;
+    if (!held.has(k) && (runs.sizes[k] as number) < MIN_PIECE * main) continue;
+    const row = (runs.y[r] as number) * w;
+    out.fill(255, row + (runs.x0[r] as number), row + (runs.x1[r] as number));
   }
   return out;
 }
