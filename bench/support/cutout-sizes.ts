@@ -12,8 +12,13 @@ import type { RawImage } from '../../server/src/engines/raster/image.js';
  * The photos are the ones not looked at when the sizes and filter were picked (docs/models.md "Background removal:
  * speed and soft edges").
  */
-const fixtures = path.resolve(import.meta.dirname, '../../fixtures');
-const HELD_OUT = ['chelsea.png', 'astronaut.png', 'coins.png', 'retina.jpg'];
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const HELD_OUT = [
+  'fixtures/chelsea.png',
+  'fixtures/astronaut.png',
+  'fixtures/coins.png',
+  'bench/fill/photos/retina.jpg',
+];
 const SIDES = [640, 768];
 /** Guided filter radius (px) and eps (luma 0-1 squared), picked on coffee, rocket, camera and hubble. */
 const RADIUS = 4;
@@ -68,8 +73,9 @@ function difference(ref: Uint8Array, mask: Uint8Array) {
 export async function compareInputSizes(runs: number, threads: number): Promise<void> {
   console.log('\nISNet at a smaller input vs the engine’s 1024, held-out photos at 1024x1024, warm median');
   console.log(['photo', 'input', 'upsampling', 'mask ms', 'ratio', 'alpha MAD', 'at soft edge'].join('\t'));
-  for (const name of HELD_OUT) {
-    const { data, info } = await sharp(path.join(fixtures, name))
+  for (const file of HELD_OUT) {
+    const name = path.basename(file);
+    const { data, info } = await sharp(path.join(ROOT, file))
       .resize(1024, 1024, { fit: 'cover', kernel: 'lanczos3' })
       .removeAlpha()
       .raw()
