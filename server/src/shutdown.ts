@@ -2,8 +2,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 /**
  * A container runtime (and systemd) waits 10 s after SIGTERM before it kills: the process exits by this deadline
- * whatever a step of the shutdown is waiting for. The rest of the 10 s is for a loaded machine: with a run queue of
- * about 10 on 2 cores and the test suite running beside it, the process was gone 2 s after an 8 s deadline
+ * whatever a step of the shutdown is waiting for. The rest of the 10 s is for a loaded machine: with a job running
+ * and a run queue of about 10 on 2 cores, CI's machine once took 10.0 s to be gone with an 8 s deadline
  * (process-lifecycle.test.ts measures it).
  */
 export const SHUTDOWN_DEADLINE_MS = 7000;
