@@ -41,6 +41,7 @@ const PAIR_SETS = {
   'pairs (held out 2)': 'held-out-2',
   'pairs (held out 3)': 'held-out-3',
   'pairs (held out 4)': 'held-out-4',
+  'pairs (held out 5)': 'held-out-5',
 } as const;
 type SetName = 'isolated' | keyof typeof PAIR_SETS;
 

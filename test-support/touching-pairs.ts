@@ -342,12 +342,62 @@ const HELD_OUT_4: Pair[] = [
   },
 ];
 
+/**
+ * A fifth held-out set, on six more of the fill bench's photos (a town square, moss, a dune, a cat, a pagoda, clouds),
+ * committed before the next change.
+ */
+const HELD_OUT_5: Pair[] = [
+  {
+    onto: 'bench/fill/photos/leuven.jpg',
+    back: { object: 'astronaut', scale: 0.55, flip: true },
+    front: { object: 'astronaut', scale: 0.5 },
+    at: [0.45, 0.6],
+    overlap: 0.15,
+  },
+  {
+    onto: 'bench/fill/photos/moss.jpg',
+    back: { object: 'coffee', scale: 0.32 },
+    front: { object: 'coffee', scale: 0.3, flip: true },
+    at: [0.55, 0.55],
+    overlap: 0.12,
+  },
+  {
+    onto: 'bench/fill/photos/dune.jpg',
+    back: { object: 'coffee', scale: 0.3, flip: true },
+    front: { object: 'astronaut', scale: 0.5 },
+    at: [0.5, 0.6],
+    overlap: 0.18,
+  },
+  {
+    onto: 'bench/fill/photos/tabby.jpg',
+    back: { object: 'astronaut', scale: 0.5 },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.45, 0.55],
+    overlap: 0.1,
+  },
+  {
+    onto: 'bench/fill/photos/pagoda.jpg',
+    back: { object: 'astronaut', scale: 0.5 },
+    front: { object: 'astronaut', scale: 0.55, flip: true },
+    at: [0.5, 0.55],
+    overlap: 0.2,
+  },
+  {
+    onto: 'bench/fill/photos/clouds.jpg',
+    back: { object: 'coffee', scale: 0.28, flip: true },
+    front: { object: 'coffee', scale: 0.32 },
+    at: [0.45, 0.5],
+    overlap: 0.15,
+  },
+];
+
 const SETS = {
   tuning: TUNING,
   'held-out': HELD_OUT,
   'held-out-2': HELD_OUT_2,
   'held-out-3': HELD_OUT_3,
   'held-out-4': HELD_OUT_4,
+  'held-out-5': HELD_OUT_5,
 };
 
 export async function touchingPairs(set: keyof typeof SETS | 'all' = 'all'): Promise<PairCase[]> {
