@@ -62,6 +62,8 @@ describe.skipIf(skipReason)('scale-out: API + worker processes on PostgreSQL, Re
       WORKER_LOCK_MS: String(LOCK_MS),
       WORKER_STALLED_INTERVAL_MS: '1000',
       SLOW_ENGINE_MS: String(ENGINE_MS),
+      // A worker's grace outlasts the engine however loaded the machine (SIGTERM drains asks that the job finish).
+      SHUTDOWN_GRACE_MS: String(3 * ENGINE_MS),
       LOG_LEVEL: 'warn',
       AUTH_EMULATOR_START: 'false', // sign-in plays no part here
       // One guest makes more jobs here than a day's allowance (guests are counted like everyone).
