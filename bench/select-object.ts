@@ -9,7 +9,8 @@
  * the first click on a photo (decoding it and computing its embedding included: what preparation does before the
  * first click), and later clicks on the same photo.
  *
- * Run: npm run bench:select-object   (BENCH_BEFORE=0: the new method alone; BENCH_ONLY=latency: the latency part)
+ * Run: npm run bench:select-object   (BENCH_BEFORE=0: the new method alone; BENCH_ONLY=latency or quality: that part
+ * alone; BENCH_SETS=isolated,tuning,held-out,...: those sets alone, e.g. to try a change without the fresh set)
  */
 import path from 'node:path';
 import sharp from 'sharp';
@@ -33,6 +34,8 @@ setModelCacheDir(path.resolve(process.env.MODEL_CACHE_DIR ?? path.join(import.me
 const threads = loadConfig().inferenceThreads;
 const before = process.env.BENCH_BEFORE !== '0';
 const only = process.env.BENCH_ONLY;
+const chosenSets = process.env.BENCH_SETS?.split(',');
+const wanted = (set: string) => !chosenSets || chosenSets.includes(set);
 
 /** The sets of touching pairs (test-support/touching-pairs.ts), by the name the tables give them. */
 const PAIR_SETS = {
@@ -76,10 +79,11 @@ function boxOf(truth: Buffer, width: number) {
 
 async function photos(): Promise<{ name: string; image: Buffer; targets: Target[] }[]> {
   const out: { name: string; image: Buffer; targets: Target[] }[] = [];
-  for (const c of await selectionCases()) {
+  for (const c of wanted('isolated') ? await selectionCases() : []) {
     out.push({ name: c.name, image: c.image, targets: [{ set: 'isolated', ...c }] });
   }
   for (const [set, pairSet] of Object.entries(PAIR_SETS) as [SetName, (typeof PAIR_SETS)[keyof typeof PAIR_SETS]][]) {
+    if (!wanted(pairSet)) continue;
     for (const p of await touchingPairs(pairSet)) {
       const both = union(p.objects[0]?.truth as Buffer, p.objects[1]?.truth as Buffer);
       const targets = p.objects.map((o) => ({
@@ -216,4 +220,4 @@ async function latency() {
 }
 
 if (only !== 'latency') printQuality(await quality());
-await latency();
+if (only !== 'quality') await latency();
