@@ -10,7 +10,7 @@
  * first click), and later clicks on the same photo.
  *
  * Run: npm run bench:select-object   (BENCH_BEFORE=0: the new method alone; BENCH_ONLY=latency or quality: that part
- * alone; BENCH_SETS=isolated,tuning,held-out,...: those sets alone, e.g. to try a change without the fresh set)
+ * alone; BENCH_SETS=isolated,tuning,held-out,...: those sets alone, e.g. to try a change without a fresh set)
  */
 import path from 'node:path';
 import sharp from 'sharp';

@@ -15,8 +15,8 @@ import type { SelectRequest } from './request.js';
  * 2. The region is split where its shape says it is several things joined by narrow necks: the cores of its
  *    distance map (the pixels deeper inside it than CORE_DEPTH of its deepest) that are of some size are its
  *    objects (or, for people standing close, the columns under their faces); each pixel of the region belongs to
- *    the nearest core, and the box of the click's share, with the click, prompts the decoder again. That answer is
- *    kept when it leaves the other cores out.
+ *    the nearest core, and the box of the click's share, with the click, prompts the decoder again. Of its answers
+ *    that leave the other cores out, the one most like the share is kept.
  * 3. A region that does not split may still be an object beside another (a cup beside a person): the decoder's
  *    other answers to the click are looked at for one that meets the rest of the region along a seam only.
  *
@@ -133,7 +133,8 @@ async function clickLadder(
   level: number,
 ): Promise<{ ladder: Candidate[]; object: Candidate; unknown: { smaller: boolean; larger: boolean } }> {
   const point = [{ ...click, label: 1 as const }];
-  const run = async (prompt: SamPrompt): Promise<Candidate> => ({ prompt, mask: toMask(await decode(prompt, small)) });
+  const answerTo = (prompt: SamPrompt) => decode(prompt, small);
+  const run = async (prompt: SamPrompt): Promise<Candidate> => ({ prompt, mask: toMask(await answerTo(prompt)) });
   const first = await decode({ points: point }, small);
   const region: Candidate = { prompt: { points: point }, mask: toMask(first) };
   // The faces at the analysis size.
@@ -144,7 +145,7 @@ async function clickLadder(
     height: fh * scale,
   }));
   const object =
-    (await split(region.mask, click, scale, heads, run)) ??
+    (await split(region.mask, click, scale, heads, photo, answerTo)) ??
     besideOthers(first, region.mask, click, photo, scale, heads) ??
     region;
   const box = maskBox(object.mask);
@@ -195,7 +196,8 @@ async function split(
   click: SamPoint,
   scale: number,
   heads: Rect[],
-  run: (prompt: SamPrompt) => Promise<Candidate>,
+  photo: { width: number; height: number },
+  answerTo: (prompt: SamPrompt) => Promise<SamAnswer>,
 ): Promise<Candidate | undefined> {
   let cores: { pixels: number[] }[] = objectCores(region);
   if (cores.length < 2) cores = personCores(region, heads);
@@ -206,10 +208,22 @@ async function split(
   const mine = nearest[at] as number;
   const box = boxes[mine];
   if (!box) return undefined;
-  const answer = await run({ points: [{ ...click, label: 1 }], box: photoBox(withMargin(box), scale) });
+  const prompt = { points: [{ ...click, label: 1 as const }], box: photoBox(withMargin(box), scale) };
+  const answer = await answerTo(prompt);
   const others = cores.filter((_, k) => k !== mine);
-  const leak = Math.max(...others.map((c) => c.pixels.filter((p) => answer.mask.data[p]).length / c.pixels.length));
-  return leak <= MAX_LEAK ? answer : undefined;
+  const leak = (m: Mask) => Math.max(...others.map((c) => c.pixels.filter((p) => m.data[p]).length / c.pixels.length));
+  const given: Candidate = { prompt, mask: toMask(answer) };
+  if (leak(given.mask) > MAX_LEAK) return undefined;
+  // Of the decoder's answers that hold the click and keep out of the others, the one most like the click's share.
+  const { width: w, height: h } = region;
+  const share: Mask = { data: region.data.map((v, i) => (v && nearest[i] === mine ? 1 : 0)), width: w, height: h };
+  let best = given;
+  for (const c of answer.candidates) {
+    const mask = toMask({ logits: samUpsample(c.lowRes, photo, region), width: w, height: h });
+    if (mask.data[at] && leak(mask) <= MAX_LEAK && iou(mask, share) > iou(best.mask, share))
+      best = { prompt, mask, lowRes: c.lowRes };
+  }
+  return best;
 }
 
 /**
