@@ -117,11 +117,30 @@ export async function watchUntil<T>(
   return seen;
 }
 
-/** Waits for the tool page's result card (engines on a busy 2-core machine can take a while). */
+/**
+ * Waits for the tool page's result card (engines on a busy 2-core machine can take a while). When it does not come,
+ * the error carries the job's row and the server's health (its queue and engine hosts): CI keeps only its log.
+ */
 export async function expectResult(page: Page, timeout = 150_000): Promise<Locator> {
   const card = page.getByTestId('result-card');
-  await expect(card).toBeVisible({ timeout });
+  try {
+    await expect(card).toBeVisible({ timeout });
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${await serverState(page)}`);
+  }
   return card;
+}
+
+/** The job in the page's address (`?job=ID`) as the API gives it, and /api/health, shortened for a log. */
+async function serverState(page: Page): Promise<string> {
+  const show = async (url: string) => {
+    const res = await page.request.get(url).catch((e: Error) => e);
+    return res instanceof Error
+      ? `${url}: ${res.message}`
+      : `${url}: ${res.status()} ${(await res.text()).slice(0, 3000)}`;
+  };
+  const job = new URL(page.url()).searchParams.get('job');
+  return [job ? await show(`/api/images/${job}`) : 'no job in the address', await show('/api/health')].join('\n');
 }
 
 /** axe's serious and critical findings on the page, one line each (an empty list is a pass). */
