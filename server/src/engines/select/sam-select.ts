@@ -78,7 +78,10 @@ export type Mask = { data: Uint8Array; width: number; height: number };
 interface Candidate {
   prompt: SamPrompt;
   mask: Mask;
-  /** For one of the decoder's other answers (besideOthers): its logits, which its prompt does not give. */
+  /**
+   * Its low-resolution logits: scaled up, they are the mask at the photo's size without another decoder pass (the
+   * decoder scales its own the same way). For one of the decoder's other answers the prompt does not give them.
+   */
   lowRes?: Float32Array;
 }
 
@@ -110,7 +113,7 @@ export async function samSelect(
   // The visitor's further points refine the chosen answer: with its box, if it has one, and its mask fed back.
   let prompt: SamPrompt = { ...chosen.prompt, points: [...chosen.prompt.points, ...more] };
   if (more.length && !request.box) {
-    prompt = { ...prompt, mask: chosen.lowRes ?? (await decode(chosen.prompt, small)).lowRes };
+    prompt = { ...prompt, mask: chosen.lowRes };
   }
   const logits =
     chosen.lowRes && !more.length ? samUpsample(chosen.lowRes, photo) : (await decode(prompt, photo)).logits;
@@ -134,9 +137,12 @@ async function clickLadder(
 ): Promise<{ ladder: Candidate[]; object: Candidate; unknown: { smaller: boolean; larger: boolean } }> {
   const point = [{ ...click, label: 1 as const }];
   const answerTo = (prompt: SamPrompt) => decode(prompt, small);
-  const run = async (prompt: SamPrompt): Promise<Candidate> => ({ prompt, mask: toMask(await answerTo(prompt)) });
+  const run = async (prompt: SamPrompt): Promise<Candidate> => {
+    const answer = await answerTo(prompt);
+    return { prompt, mask: toMask(answer), lowRes: answer.lowRes };
+  };
   const first = await decode({ points: point }, small);
-  const region: Candidate = { prompt: { points: point }, mask: toMask(first) };
+  const region: Candidate = { prompt: { points: point }, mask: toMask(first), lowRes: first.lowRes };
   // The faces at the analysis size.
   const heads = faces.map(([x, y, fw, fh]) => ({
     left: x * scale,
@@ -212,7 +218,7 @@ async function split(
   const answer = await answerTo(prompt);
   const others = cores.filter((_, k) => k !== mine);
   const leak = (m: Mask) => Math.max(...others.map((c) => c.pixels.filter((p) => m.data[p]).length / c.pixels.length));
-  const given: Candidate = { prompt, mask: toMask(answer) };
+  const given: Candidate = { prompt, mask: toMask(answer), lowRes: answer.lowRes };
   if (leak(given.mask) > MAX_LEAK) return undefined;
   // Of the decoder's answers that hold the click and keep out of the others, the one most like the click's share.
   const { width: w, height: h } = region;
