@@ -225,7 +225,7 @@ async function split(
   const share: Mask = { data: region.data.map((v, i) => (v && nearest[i] === mine ? 1 : 0)), width: w, height: h };
   let best = given;
   for (const c of answer.candidates) {
-    const mask = toMask({ logits: samUpsample(c.lowRes, photo, region), width: w, height: h });
+    const mask = likeRegion(c.lowRes, photo, region);
     if (mask.data[at] && leak(mask) <= MAX_LEAK && iou(mask, share) > iou(best.mask, share))
       best = { prompt, mask, lowRes: c.lowRes };
   }
@@ -268,12 +268,11 @@ function besideOthers(
   scale: number,
   heads: Rect[],
 ): Candidate | undefined {
-  const { width: w, height: h } = region;
   const at = clickIndex(click, scale, region);
   const whole = area(region);
   const found: Candidate[] = [];
   for (const c of first.candidates) {
-    const mask = toMask({ logits: samUpsample(c.lowRes, photo, region), width: w, height: h });
+    const mask = likeRegion(c.lowRes, photo, region);
     if (mask.data[at] && area(mask) <= MAX_SHARE * whole && seam(mask, region) <= MAX_SEAM)
       found.push({ prompt: { points: [{ ...click, label: 1 }] }, mask, lowRes: c.lowRes });
   }
@@ -385,6 +384,11 @@ export function objectCores(region: Mask): { pixels: number[]; deepest: number }
       pixels: c.pixels,
       deepest: c.pixels.reduce((a, b) => ((depth[b] as number) > (depth[a] as number) ? b : a)),
     }));
+}
+
+/** One of the decoder's other answers (its low-resolution logits) as a mask the size of the region. */
+function likeRegion(lowRes: Float32Array, photo: { width: number; height: number }, region: Mask): Mask {
+  return toMask({ logits: samUpsample(lowRes, photo, region), width: region.width, height: region.height });
 }
 
 function toMask(answer: Pick<SamAnswer, 'logits' | 'width' | 'height'>): Mask {
