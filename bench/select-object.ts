@@ -7,10 +7,11 @@
  * Per case: IoU with the truth (before the halo growth) of each method's click and box answers, and their times;
  * then the medians per set. Then the latency at 1920x1280 through the selection engine as an engine host runs it:
  * the first click on a photo (decoding it and computing its embedding included: what preparation does before the
- * first click), and later clicks on the same photo.
+ * first click), and later clicks on the same photo. Then the same clicks in Chromium on the real server, from the
+ * pointer going down to the mask on screen (BENCH_BROWSER_PHOTOS photos, 12 by default; needs `npm run build`).
  *
- * Run: npm run bench:select-object   (BENCH_BEFORE=0: the new method alone; BENCH_ONLY=latency or quality: that part
- * alone; BENCH_SETS=isolated,tuning,held-out,...: those sets alone, e.g. to try a change without a fresh set)
+ * Run: npm run bench:select-object   (BENCH_BEFORE=0: the new method alone; BENCH_ONLY=quality, latency or browser: that
+ * part alone; BENCH_SETS=isolated,tuning,held-out,...: those sets alone, e.g. to try a change without a fresh set)
  */
 import path from 'node:path';
 import sharp from 'sharp';
@@ -28,6 +29,7 @@ import selectEngine from '../server/src/engines/select/task.js';
 import { photoKey } from '../server/src/services/uploads.js';
 import { iou, selectionCases } from '../test-support/selection-cases.js';
 import { touchingPairs, union } from '../test-support/touching-pairs.js';
+import { clickToScreen } from './select-object/in-browser.js';
 import { clickModelSide, selectObject } from './select-object/isnet-crops.js';
 
 setModelCacheDir(path.resolve(process.env.MODEL_CACHE_DIR ?? path.join(import.meta.dirname, '../data/models')));
@@ -219,5 +221,22 @@ async function latency() {
   );
 }
 
-if (only !== 'latency') printQuality(await quality());
-if (only !== 'quality') await latency();
+/** Click → mask on screen in Chromium (select-object/in-browser.ts), on the touching pairs' photos. */
+async function inBrowser() {
+  const pairs = await touchingPairs();
+  const chosen = pairs.slice(0, Number(process.env.BENCH_BROWSER_PHOTOS ?? 12) + 1);
+  const times = await clickToScreen(chosen.map((p) => ({ ...p, points: p.objects.map((o) => o.point) })));
+  console.log('\n## Click to mask on screen in Chromium, 1920x1280 (the real server, signed in)\n');
+  console.log('| click | n | median | worst |');
+  console.log('| --- | --- | --- | --- |');
+  console.log(
+    `| first on a photo (Select object chosen, then the click at once) | ${times.first.length} | ${median(times.first).toFixed(0)} ms | ${Math.max(...times.first).toFixed(0)} ms |`,
+  );
+  console.log(
+    `| later (another object, Larger, an Alt-click taking one away) | ${times.later.length} | ${median(times.later).toFixed(0)} ms | ${Math.max(...times.later).toFixed(0)} ms |`,
+  );
+}
+
+if (!only || only === 'quality') printQuality(await quality());
+if (!only || only === 'latency') await latency();
+if (!only || only === 'browser') await inBrowser();

@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { OPERATIONS } from '../../core/src/index.js';
+import { chromiumLaunchOptions } from '../../e2e/chromium.js';
+import { startServer } from '../../e2e/server.js';
+import { signIn } from '../support/sign-in.js';
+
+/**
+ * Select object as the visitor sees it: in Chromium, on the object removal page of the real server (its engine
+ * host, the model, the Auth emulator for sign-in), photos at 1920x1280, each time from the pointer going down to the
+ * frame after the mask is drawn (both read in the page). Per photo: Select object chosen and the first object
+ * clicked at once (the photo's preparation included), then later clicks: the other object, Larger (when there is a
+ * step above it), and an Alt-click taking the first object away. The first photo warms the engine up and is not counted.
+ */
+export interface ClickTimes {
+  first: number[];
+  later: number[];
+}
+
+type Photo = { name: string; image: Buffer; width: number; height: number; points: { x: number; y: number }[] };
+
+const SIZE = { width: 1920, height: 1280 };
+
+export async function clickToScreen(photos: Photo[]): Promise<ClickTimes> {
+  if (!fs.existsSync(path.resolve(import.meta.dirname, '../../web/dist/index.html'))) {
+    throw new Error('the browser part needs the web build: npm run build');
+  }
+  const port = 10_000 + 2 * Math.floor(Math.random() * 10_000); // below the ephemeral range (32768 up)
+  const server = await startServer({
+    port,
+    env: { DAILY_USES_PER_OPERATION: '1000', AUTH_EMULATOR_PORT: String(port + 1) },
+    readyTimeoutMs: 600_000,
+  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  try {
+    const cookie = await signIn(server.url);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const [name, value] = cookie.split(/=(.*)/s) as [string, string];
+    await context.addCookies([{ name, value, url: server.url }]);
+    await context.addInitScript(
+      timerScript,
+      OPERATIONS.map((o) => o.id),
+    );
+    const page = await context.newPage();
+    const times: ClickTimes = { first: [], later: [] };
+    for (const [k, photo] of photos.entries()) {
+      const measured = await onePhoto(page, server.url, photo);
+      if (k === 0) continue;
+      times.first.push(measured.first);
+      times.later.push(...measured.later);
+      console.error(`  clicked in the browser: ${photo.name}`);
+    }
+    return times;
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+/**
+ * Runs in the page before its scripts: tutorials seen; `pressedAt` when a pointer goes down, `shownAt` at the second
+ * animation frame after the busy mark goes (the first frame after the one that drew the mask).
+ */
+function timerScript(ids: string[]) {
+  for (const id of ids) localStorage.setItem(`tutorial-seen:${id}`, '1');
+  const w = window as unknown as { pressedAt?: number; shownAt?: number };
+  document.addEventListener('pointerdown', () => (w.pressedAt ??= performance.now()), true);
+  new MutationObserver((records) => {
+    const busyGone = records.some((r) =>
+      [...r.removedNodes].some(
+        (n) =>
+          n instanceof Element &&
+          (n.matches('[data-testid="selecting"]') || n.querySelector('[data-testid="selecting"]')),
+      ),
+    );
+    if (busyGone) requestAnimationFrame(() => requestAnimationFrame(() => (w.shownAt ??= performance.now())));
+  }).observe(document, { childList: true, subtree: true });
+}
+
+async function onePhoto(page: Page, base: string, photo: Photo): Promise<{ first: number; later: number[] }> {
+  const buffer = await sharp(photo.image).resize(SIZE.width, SIZE.height, { fit: 'fill' }).png().toBuffer();
+  await page.goto(`${base}/features/object-removal`);
+  await page
+    .getByLabel('Photo', { exact: true })
+    .setInputFiles({ name: `${photo.name}.png`, mimeType: 'image/png', buffer });
+  const canvas = page.getByTestId('mask-canvas');
+  await canvas.waitFor();
+  /** Where a photo pixel is on the screen now (pressing a button below the photo may scroll the page). */
+  const at = async (p: { x: number; y: number }) => {
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    if (!box) throw new Error('no canvas box');
+    return [
+      box.x + (box.width * (p.x + 0.5)) / photo.width,
+      box.y + (box.height * (p.y + 0.5)) / photo.height,
+    ] as const;
+  };
+  const [a, b] = photo.points as [{ x: number; y: number }, { x: number; y: number }];
+  /** The time from the pointer going down in `act` to the mask on screen. */
+  const timed = async (act: () => Promise<void>) => {
+    await page.evaluate(() => {
+      const w = window as unknown as { pressedAt?: number; shownAt?: number };
+      w.pressedAt = undefined;
+      w.shownAt = undefined;
+    });
+    await act();
+    const handle = await page.waitForFunction(
+      () => {
+        const w = window as unknown as { pressedAt?: number; shownAt?: number };
+        return w.shownAt !== undefined && w.pressedAt !== undefined && w.shownAt - w.pressedAt;
+      },
+      undefined,
+      { timeout: 600_000 },
+    );
+    return (await handle.jsonValue()) as number;
+  };
+  const [atA, atB] = [await at(a), await at(b)];
+  const first = await timed(async () => {
+    await page.getByRole('button', { name: 'Select object' }).click();
+    await page.mouse.click(...atA);
+  });
+  const later = [await timed(() => page.mouse.click(...atB))];
+  // Larger, when the ladder has a step above the object.
+  const larger = page.getByRole('button', { name: 'Larger' });
+  if (await larger.isEnabled()) later.push(await timed(() => larger.click()));
+  const again = await at(a);
+  later.push(
+    await timed(async () => {
+      await page.keyboard.down('Alt');
+      await page.mouse.click(...again);
+      await page.keyboard.up('Alt');
+    }),
+  );
+  return { first, later };
+}
