@@ -1,11 +1,11 @@
 /**
  * The decoder's four masks (engines/models/sam.ts): every click's pass gives SAM's single mask and its three
  * multimask answers, and the answer the export returns is one of them; a low-resolution mask scaled up to the photo
- * (samUpsample) is the mask the decoder itself gives at that size.
+ * (samUpsample) is the mask the decoder itself gives at that size, and samMask draws that mask without the floats.
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { samDecode, samEmbed, samUpsample } from '../../src/engines/models/sam.js';
+import { samDecode, samEmbed, samMask, samUpsample } from '../../src/engines/models/sam.js';
 import { decode } from '../../src/engines/raster/image.js';
 import { fixture } from '../support/server.js';
 
@@ -32,5 +32,9 @@ describe('the segment-anything decoder', () => {
     expect(Math.max(...scaled)).toBeGreaterThan(0.98);
     // The four are different answers, not one repeated.
     expect(Math.min(...scaled)).toBeLessThan(0.9);
+    for (const c of answer.candidates) {
+      const drawn = Uint8Array.from(samMask(c.lowRes, photo), (v) => (v ? 1 : 0));
+      expect(iou(drawn, selected(samUpsample(c.lowRes, photo)))).toBeGreaterThan(0.9999);
+    }
   }, 120_000);
 });

@@ -189,39 +189,89 @@ export async function samDecode(
 }
 
 /**
- * Low-resolution logits at `size` (the photo's size, or a smaller one of its proportions), bilinear, mapped as the
- * decoder maps the answer it returns: the photo fills the top-left of the encoder's square.
+ * Where the pixels of `size` fall on the low-resolution grid along one axis (`n` pixels, `k` low-resolution pixels
+ * per pixel): each one's two source pixels and the weight of the second, bilinear.
  */
+function sources(n: number, k: number): { low: Int32Array; high: Int32Array; f: Float32Array } {
+  const last = SAM_MASK_SIDE - 1;
+  const low = new Int32Array(n);
+  const high = new Int32Array(n);
+  const f = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = Math.min(last, Math.max(0, (i + 0.5) * k - 0.5));
+    low[i] = Math.floor(v);
+    high[i] = Math.min(last, (low[i] as number) + 1);
+    f[i] = v - (low[i] as number);
+  }
+  return { low, high, f };
+}
+
+/**
+ * Low-resolution pixels per pixel of `size`, mapped as the decoder maps the answer it returns: the photo fills the
+ * top-left of the encoder's square.
+ */
+function lowResStep(photo: { width: number; height: number }, size: { width: number; height: number }): number {
+  return ((SAM_MASK_SIDE / SAM_SIDE) * samScale(photo.width, photo.height) * photo.width) / size.width;
+}
+
+/** Low-resolution logits at `size` (the photo's size, or a smaller one of its proportions), bilinear. */
 export function samUpsample(
   lowRes: Float32Array,
   photo: { width: number; height: number },
   size: { width: number; height: number } = photo,
 ): Float32Array {
-  // Low-resolution pixels per pixel of `size`; each column's two source columns and weight, computed once.
-  const k = ((SAM_MASK_SIDE / SAM_SIDE) * samScale(photo.width, photo.height) * photo.width) / size.width;
-  const last = SAM_MASK_SIDE - 1;
-  const source = (i: number) => {
-    const v = Math.min(last, Math.max(0, (i + 0.5) * k - 0.5));
-    const low = Math.floor(v);
-    return { low, high: Math.min(last, low + 1), f: v - low };
-  };
-  const cols = Array.from({ length: size.width }, (_, x) => source(x));
-  const x0 = Int32Array.from(cols, (c) => c.low);
-  const x1 = Int32Array.from(cols, (c) => c.high);
-  const fx = Float32Array.from(cols, (c) => c.f);
+  const k = lowResStep(photo, size);
+  const cols = sources(size.width, k);
+  const rows = sources(size.height, k);
   const out = new Float32Array(size.width * size.height);
   for (let y = 0; y < size.height; y++) {
-    const { low, high, f: fy } = source(y);
-    const r0 = low * SAM_MASK_SIDE;
-    const r1 = high * SAM_MASK_SIDE;
+    const r0 = (rows.low[y] as number) * SAM_MASK_SIDE;
+    const r1 = (rows.high[y] as number) * SAM_MASK_SIDE;
+    const fy = rows.f[y] as number;
     const o = y * size.width;
     for (let x = 0; x < size.width; x++) {
-      const a = x0[x] as number;
-      const b = x1[x] as number;
-      const f = fx[x] as number;
+      const a = cols.low[x] as number;
+      const b = cols.high[x] as number;
+      const f = cols.f[x] as number;
       const top = (lowRes[r0 + a] as number) * (1 - f) + (lowRes[r0 + b] as number) * f;
       const bottom = (lowRes[r1 + a] as number) * (1 - f) + (lowRes[r1 + b] as number) * f;
       out[o + x] = top * (1 - fy) + bottom * fy;
+    }
+  }
+  return out;
+}
+
+/**
+ * The mask (0/255) where samUpsample's logits are above 0, without the picture of floats: each row is blended from
+ * its two low-resolution rows first, and a run of pixels between two low-resolution columns of one sign is filled
+ * at once; only where the sign changes is each pixel blended.
+ */
+export function samMask(lowRes: Float32Array, photo: { width: number; height: number }): Buffer {
+  const { width, height } = photo;
+  const k = lowResStep(photo, photo);
+  const cols = sources(width, k);
+  const rows = sources(height, k);
+  // The runs of columns between the same two low-resolution columns.
+  const runs: number[] = [0];
+  for (let x = 1; x < width; x++) if (cols.low[x] !== cols.low[x - 1]) runs.push(x);
+  runs.push(width);
+  const out = Buffer.alloc(width * height);
+  const row = new Float32Array(SAM_MASK_SIDE);
+  for (let y = 0; y < height; y++) {
+    const r0 = (rows.low[y] as number) * SAM_MASK_SIDE;
+    const r1 = (rows.high[y] as number) * SAM_MASK_SIDE;
+    const fy = rows.f[y] as number;
+    for (let j = 0; j < SAM_MASK_SIDE; j++)
+      row[j] = (lowRes[r0 + j] as number) * (1 - fy) + (lowRes[r1 + j] as number) * fy;
+    const o = y * width;
+    for (let r = 0; r + 1 < runs.length; r++) {
+      const [x0, x1] = [runs[r] as number, runs[r + 1] as number];
+      const a = row[cols.low[x0] as number] as number;
+      const b = row[cols.high[x0] as number] as number;
+      if (a > 0 && b > 0) out.fill(255, o + x0, o + x1);
+      else if (a > 0 || b > 0)
+        for (let x = x0; x < x1; x++)
+          if (a * (1 - (cols.f[x] as number)) + b * (cols.f[x] as number) > 0) out[o + x] = 255;
     }
   }
   return out;

@@ -1,4 +1,4 @@
-import { type SamAnswer, type SamPoint, type SamPrompt, samUpsample } from '../models/sam.js';
+import { type SamAnswer, type SamPoint, type SamPrompt, samMask, samUpsample } from '../models/sam.js';
 import { maskBox, type Rect } from '../raster/geometry.js';
 import { components, distanceTo, pieceRuns } from '../raster/morphology.js';
 import type { SelectRequest } from './request.js';
@@ -25,7 +25,7 @@ import type { SelectRequest } from './request.js';
  * object's box grown by half (what it stands on, what it is with). Duplicates (IoU above SAME) are dropped.
  */
 
-/** Decodes a prompt into an answer at the given size (the analysis size, or the photo's own). */
+/** Decodes a prompt into an answer at the given size (samSelect asks at its analysis size). */
 export type Decoder = (prompt: SamPrompt, size: { width: number; height: number }) => Promise<SamAnswer>;
 /** The boxes of the people's faces in the photo: x, y, width, height in its pixels. */
 export type Faces = [number, number, number, number][];
@@ -115,10 +115,11 @@ export async function samSelect(
   if (more.length && !request.box) {
     prompt = { ...prompt, mask: chosen.lowRes };
   }
-  const logits =
-    chosen.lowRes && !more.length ? samUpsample(chosen.lowRes, photo) : (await decode(prompt, photo)).logits;
+  // The answer's low-resolution logits scaled up to the photo: what the decoder would answer at its size, a pass
+  // cheaper (docs/select-object.md).
+  const lowRes = chosen.lowRes && !more.length ? chosen.lowRes : (await decode(prompt, small)).lowRes;
   return {
-    mask: withoutSpecks(binary(logits), photo, request.points),
+    mask: withoutSpecks(samMask(lowRes, photo), photo, request.points),
     level: index - at,
     // A step not computed for this answer (it was not asked for) is offered: asking computes it.
     smaller: index === at && unknown.smaller ? 1 : index,
@@ -423,12 +424,6 @@ export function withoutSpecks(mask: Buffer, size: { width: number; height: numbe
     const row = (runs.y[r] as number) * w;
     out.fill(255, row + (runs.x0[r] as number), row + (runs.x1[r] as number));
   }
-  return out;
-}
-
-function binary(logits: Float32Array): Buffer {
-  const out = Buffer.alloc(logits.length);
-  for (let i = 0; i < out.length; i++) out[i] = (logits[i] as number) > 0 ? 255 : 0;
   return out;
 }
 
