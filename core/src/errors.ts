@@ -259,7 +259,10 @@ export const ERRORS = {
     title: 'Error',
     message: 'No object was found there. Click on the object itself, or drag a box around it',
   },
-  /** A selection named a prepared photo this server no longer holds (restarted, or idle past its time): the page sends it again. */
+  /**
+   * A selection named a prepared photo this server no longer holds (restarted, or idle past its time): the page sends
+   * it again. Between the API and an engine host that no longer keeps the photo, it asks for the photo's bytes.
+   */
   SELECT_PHOTO_GONE: {
     status: 404,
     title: 'Error',

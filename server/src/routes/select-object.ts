@@ -158,7 +158,10 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       const task = taskOptions(request, reply);
       const image = deps.prepared.get(task.owner, photo);
       if (!image) throw new AppError('SELECT_PHOTO_GONE');
-      const answer = await selectObjectMask(deps.pool, operation, image, checkSelection(request.body, image), task);
+      const answer = await selectObjectMask(deps.pool, operation, image, checkSelection(request.body, image), {
+        ...task,
+        prepared: true,
+      });
       return sendSelection(reply, answer);
     },
   );

@@ -102,9 +102,20 @@ export async function selectObjectMask(
   opts: SelectTaskOptions & {
     /** Whether the model's files are installed (samModelPresent). */
     modelPresent?: () => boolean;
+    /** The photo was prepared (select-object/prepare): the engine host most likely keeps what its clicks need. */
+    prepared?: boolean;
   },
 ): Promise<SelectionAnswer> {
-  const out = await runSelectTask(pool, operation, image, { ...paramsOf(request), kind: 'select' }, opts);
+  const params: Params = { ...paramsOf(request), kind: 'select' };
+  const run = (withoutBytes: boolean) => runSelectTask(pool, operation, image, params, { ...opts, withoutBytes });
+  // A prepared photo's click goes without the photo's bytes (5 MB at 1920x1280, 15-60 ms through the host's pipe);
+  // a host that does not keep the photo (restarted, or another host) answers SELECT_PHOTO_GONE, and gets them.
+  const out = opts.prepared
+    ? await run(true).catch((err) => {
+        if (err instanceof AppError && err.code === 'SELECT_PHOTO_GONE') return run(false);
+        throw err;
+      })
+    : await run(false);
   const png = out.images[0];
   const share = Number(out.metadata?.selectedShare ?? 0);
   if (!png || share === 0) throw new AppError('NOTHING_SELECTED');
@@ -135,7 +146,7 @@ async function runSelectTask(
   operation: OperationId,
   image: { bytes: Buffer; width: number; height: number },
   params: Params,
-  opts: SelectTaskOptions & { mask?: Buffer; modelPresent?: () => boolean },
+  opts: SelectTaskOptions & { mask?: Buffer; modelPresent?: () => boolean; withoutBytes?: boolean },
 ) {
   // Without engines here, or without the model's files, there is nothing to select with; the rest still runs.
   if (!pool || (params.kind !== 'mask' && !(opts.modelPresent ?? samModelPresent)()))
@@ -146,7 +157,7 @@ async function runSelectTask(
       // The photo's key lets the engine keep what it computed for this photo for its later clicks.
       {
         forOperation: operation,
-        image: image.bytes,
+        image: opts.withoutBytes ? Buffer.alloc(0) : image.bytes,
         mask: opts.mask,
         params: { ...params, photo: photoKey(image.bytes) },
       },

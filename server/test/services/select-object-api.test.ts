@@ -115,6 +115,29 @@ describe('selectObjectMask', () => {
     );
   });
 
+  it('sends a prepared photo’s click without the photo, and the photo when the host no longer keeps it', async () => {
+    const answer = { images: [Buffer.from('png')], metadata: { selectedShare: 0.2 } };
+    const sent: Buffer[] = [];
+    // The host keeps the photo once it has been sent it.
+    let kept = false;
+    const runTask = vi.fn(async (_task: string, input: { image: Buffer }) => {
+      sent.push(input.image);
+      if (!input.image.length && !kept) throw new EngineFailure('gone', 'engine', 'SELECT_PHOTO_GONE');
+      kept = true;
+      return answer;
+    });
+    const pool = { runTask } as unknown as EnginePool;
+    const prepared = { ...opts(), prepared: true };
+    expect(await selectObjectMask(pool, 'object-removal', image, prompt, prepared)).toMatchObject({
+      png: answer.images[0],
+    });
+    expect(sent).toEqual([Buffer.alloc(0), image.bytes]);
+    // A host that keeps it answers at once.
+    sent.length = 0;
+    await selectObjectMask(pool, 'object-removal', image, prompt, prepared);
+    expect(sent).toEqual([Buffer.alloc(0)]);
+  });
+
   it('answers NOTHING_SELECTED for an empty selection, SELECT_UNAVAILABLE where no engines run or the model is missing', async () => {
     const empty = { runTask: async () => ({ images: [Buffer.from('png')], metadata: { selectedShare: 0 } }) };
     await expect(

@@ -1,3 +1,4 @@
+import { AppError } from '@ai-editor/core';
 import { peopleFaces, releaseFaces, warmFaces } from '../models/faces.js';
 import { loadOpenCv } from '../models/opencv.js';
 import { releaseSam, type SamEmbedding, samDecode, samEmbed } from '../models/sam.js';
@@ -6,6 +7,7 @@ import type { TaskEngine } from '../types.js';
 import { SelectionCache } from './cache.js';
 import { grabCutLabels } from './grabcut.js';
 import { growSelection } from './grow.js';
+import { RecentAnswers } from './recent-answers.js';
 import { refineMask } from './refine-mask.js';
 import { requestOf } from './request.js';
 import { type Faces, samSelect } from './sam-select.js';
@@ -14,6 +16,8 @@ import { type Faces, samSelect } from './sam-select.js';
 const CACHE_TTL_MS = 30 * 60_000;
 const CACHE_MAX_BYTES = 256 * 1024 * 1024;
 const cache = new SelectionCache(CACHE_TTL_MS, CACHE_MAX_BYTES);
+/** A click's answers and its steps' (a click asks one to three, a step one more). */
+const recent = new RecentAnswers(24);
 const EMBEDDING = 'sam';
 const FACES = 'faces';
 
@@ -30,6 +34,8 @@ async function preparedPhoto(photo: string | undefined, image: Buffer, threads: 
     const faces: Faces = JSON.parse(knownFaces.toString());
     return { embedding: { data, width, height } satisfies SamEmbedding, faces, computed: false };
   }
+  // A click on a prepared photo comes without its bytes: the API sends them when this host does not keep it.
+  if (!image.length) throw new AppError('SELECT_PHOTO_GONE');
   const img = await decode(image);
   const embedding = await samEmbed(img, threads);
   const faces = await peopleFaces(img);
@@ -78,7 +84,10 @@ const selectObjectEngine: TaskEngine = {
     const selection = await samSelect(
       requestOf(input.params),
       embedding,
-      (prompt, size) => samDecode(embedding, prompt, ctx.threads, size),
+      (prompt, size) => {
+        const decode = () => samDecode(embedding, prompt, ctx.threads, size);
+        return photo ? recent.answer(photo, prompt, size, decode) : decode();
+      },
       faces,
     );
     const { width, height } = embedding;
@@ -101,9 +110,13 @@ const selectObjectEngine: TaskEngine = {
   },
   release: async () => {
     cache.clear();
+    recent.clear();
     await Promise.all([releaseSam(), releaseFaces()]);
   },
-  forget: (photo) => cache.forget(photo),
+  forget: (photo) => {
+    cache.forget(photo);
+    recent.forget(photo);
+  },
 };
 
 function shareOf(mask: Buffer): number {
