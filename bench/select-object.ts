@@ -16,7 +16,6 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { loadConfig } from '../server/src/config.js';
-import { peopleFaces } from '../server/src/engines/models/faces.js';
 import { salientMask } from '../server/src/engines/models/isnet.js';
 import { setModelCacheDir } from '../server/src/engines/models/model-cache.js';
 import { loadOpenCv } from '../server/src/engines/models/opencv.js';
@@ -25,7 +24,7 @@ import { decode, type RawImage } from '../server/src/engines/raster/image.js';
 import { grabCutBox } from '../server/src/engines/select/grabcut.js';
 import { paramsOf, type SelectRequest } from '../server/src/engines/select/request.js';
 import { samSelect } from '../server/src/engines/select/sam-select.js';
-import selectEngine from '../server/src/engines/select/task.js';
+import selectEngine, { peopleOf } from '../server/src/engines/select/task.js';
 import { photoKey } from '../server/src/services/uploads.js';
 import { iou, selectionCases } from '../test-support/selection-cases.js';
 import { touchingPairs, union } from '../test-support/touching-pairs.js';
@@ -111,9 +110,9 @@ async function quality(): Promise<Row[]> {
   for (const photo of await photos()) {
     const img = await decode(photo.image);
     const embedding = await samEmbed(img, threads);
-    const faces = await peopleFaces(img);
+    const people = await peopleOf(img);
     const sam = (request: SelectRequest) =>
-      samSelect(request, img, (prompt, size) => samDecode(embedding, prompt, threads, size), faces);
+      samSelect(request, img, (prompt, size) => samDecode(embedding, prompt, threads, size), people);
     for (const target of photo.targets) {
       const click = { points: [{ ...target.point, label: 1 as const }] };
       let t = performance.now();

@@ -280,6 +280,23 @@ describe('POST /api/select-object', () => {
     MODEL_MS,
   );
 
+  it(
+    'a click on one of two people before a wall of their colour selects her, not the wall the decoder joins to her',
+    async () => {
+      const visitor = await signedInVisitor(server);
+      const pair = await pairNamed('held-out-4', 'astronaut and astronaut on abbey.jpg');
+      const c = { width: pair.width, height: pair.height };
+      for (const person of pair.objects) {
+        const mask = await maskOf(
+          await select(visitor, pair.image, { operation: 'object-removal', ...person.point }),
+          c,
+        );
+        expect(iou(mask, growSelection(person.truth, c.width, c.height)), person.name).toBeGreaterThanOrEqual(0.85);
+      }
+    },
+    MODEL_MS,
+  );
+
   it('answers SELECT_PHOTO_GONE for a photo this server does not hold, and checks the prompt', async () => {
     const visitor = await signedInVisitor(server);
     const prompt = (body: object) =>

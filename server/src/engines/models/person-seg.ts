@@ -34,8 +34,11 @@ export async function warmPersonSeg(): Promise<void> {
   await personMatte({ data: Buffer.alloc(32 * 32 * 3, 128), width: 32, height: 32, channels: 3 });
 }
 
-/** Returns the people's alpha matte (one channel, 0–255) at the image's own size; all zero when nobody is there. */
-export async function personMatte(img: RawImage): Promise<Buffer> {
+/**
+ * Returns the people's alpha matte (one channel, 0–255) at `size` (the image's own by default); all zero when nobody
+ * is there.
+ */
+export async function personMatte(img: RawImage, size: { width: number; height: number } = img): Promise<Buffer> {
   model ??= loadGraphModel(modelDir(), 'rvm');
   const rvm = await model;
   const t = await tfWasm();
@@ -65,9 +68,9 @@ export async function personMatte(img: RawImage): Promise<Buffer> {
   }
   const small = Buffer.alloc(w * h);
   for (let i = 0; i < small.length; i++) small[i] = Math.max(0, Math.min(255, Math.round((alpha[i] as number) * 255)));
-  if (w === img.width && h === img.height) return small;
+  if (w === size.width && h === size.height) return small;
   return sharp(small, { raw: { width: w, height: h, channels: 1 } })
-    .resize(img.width, img.height, { fit: 'fill', kernel: 'linear' })
+    .resize(size.width, size.height, { fit: 'fill', kernel: 'linear' })
     .extractChannel(0)
     .raw()
     .toBuffer();

@@ -19,6 +19,8 @@ import type { SelectRequest } from './request.js';
  *    that leave the other cores out, the one most like the share is kept.
  * 3. A region that does not split may still be an object beside another (a cup beside a person): the decoder's
  *    other answers to the click are looked at for one that meets the rest of the region along a seam only.
+ * 4. A click on a person whose object so far is more than one person (it holds what she stands against, or two
+ *    faces) is answered from the people's matte instead: its piece under the click split as in step 2 (onPerson).
  *
  * The ladder of answers the visitor can step through with Smaller and Larger: a part (the click with a box half
  * the object's size around it), the object, and the region when the object was split out of it, or else the
@@ -29,6 +31,14 @@ import type { SelectRequest } from './request.js';
 export type Decoder = (prompt: SamPrompt, size: { width: number; height: number }) => Promise<SamAnswer>;
 /** The boxes of the people's faces in the photo: x, y, width, height in its pixels. */
 export type Faces = [number, number, number, number][];
+/**
+ * What the photo says of its people: their faces, and where faces were found, the people's matte at the analysis
+ * size (analysisSize; 1 = a person), which tells a person from what stands behind them.
+ */
+export interface People {
+  faces: Faces;
+  matte?: Uint8Array;
+}
 
 export interface Selection {
   /** 0/255 at the photo's size. */
@@ -69,6 +79,8 @@ const MAX_SEAM = 0.4;
  * and 3 gave the same answers within 0.04.
  */
 const PERSON_HEIGHT = 3;
+/** An answer to a click on a person with this share outside the people's matte holds more: a round figure, untuned. */
+const OUTSIDE_MATTE = 0.2;
 /** Two answers with an IoU above this are one step of the ladder. */
 const SAME = 0.9;
 
@@ -85,17 +97,23 @@ interface Candidate {
   lowRes?: Float32Array;
 }
 
+/** The size at which a photo's regions are analysed (ANALYSIS_SIDE on its long side). */
+export function analysisSize(photo: { width: number; height: number }): { width: number; height: number } {
+  const scale = ANALYSIS_SIDE / Math.max(photo.width, photo.height);
+  return {
+    width: Math.max(1, Math.round(photo.width * scale)),
+    height: Math.max(1, Math.round(photo.height * scale)),
+  };
+}
+
 export async function samSelect(
   request: SelectRequest,
   photo: { width: number; height: number },
   decode: Decoder,
-  faces: Faces,
+  people: People,
 ): Promise<Selection> {
   const scale = ANALYSIS_SIDE / Math.max(photo.width, photo.height);
-  const small = {
-    width: Math.max(1, Math.round(photo.width * scale)),
-    height: Math.max(1, Math.round(photo.height * scale)),
-  };
+  const small = analysisSize(photo);
   const [click, ...more] = request.points;
   let ladder: Candidate[];
   let at = 0;
@@ -103,7 +121,7 @@ export async function samSelect(
   if (request.box || !click) {
     ladder = [{ prompt: { points: [], box: request.box }, mask: { data: new Uint8Array(), width: 0, height: 0 } }];
   } else {
-    const found = await clickLadder(click, photo, scale, small, decode, faces, request.level ?? 0);
+    const found = await clickLadder(click, photo, scale, small, decode, people, request.level ?? 0);
     ladder = found.ladder;
     at = ladder.indexOf(found.object);
     unknown = found.unknown;
@@ -133,7 +151,7 @@ async function clickLadder(
   scale: number,
   small: { width: number; height: number },
   decode: Decoder,
-  faces: Faces,
+  people: People,
   level: number,
 ): Promise<{ ladder: Candidate[]; object: Candidate; unknown: { smaller: boolean; larger: boolean } }> {
   const point = [{ ...click, label: 1 as const }];
@@ -145,16 +163,22 @@ async function clickLadder(
   const first = await decode({ points: point }, small);
   const region: Candidate = { prompt: { points: point }, mask: toMask(first), lowRes: first.lowRes };
   // The faces at the analysis size.
-  const heads = faces.map(([x, y, fw, fh]) => ({
+  const heads = people.faces.map(([x, y, fw, fh]) => ({
     left: x * scale,
     top: y * scale,
     width: fw * scale,
     height: fh * scale,
   }));
-  const object =
+  const found =
     (await split(region.mask, click, scale, heads, photo, answerTo)) ??
     besideOthers(first, region.mask, click, photo, scale, heads) ??
     region;
+  const matte = people.matte && { data: people.matte, width: small.width, height: small.height };
+  const object =
+    (matte &&
+      moreThanOnePerson(found.mask, matte, heads) &&
+      (await onPerson(matte, click, scale, heads, photo, answerTo))) ||
+    found;
   const box = maskBox(object.mask);
   const candidates: Candidate[] = [object];
   // The steps beside the object cost a decoder pass each: they are computed when asked for (a click's answer only
@@ -209,6 +233,66 @@ async function split(
   let cores: { pixels: number[] }[] = objectCores(region);
   if (cores.length < 2) cores = personCores(region, heads);
   if (cores.length < 2) return undefined;
+  return shareAnswer(region, cores, click, scale, photo, answerTo);
+}
+
+/**
+ * A click on a person (the people's matte holds it, and a face is on that piece of the matte): the click's person
+ * among the people of that piece, their faces as cores (personCores), the way split answers. The decoder's own
+ * answer may hold what the person stands in front of (a wall of their colour), which the matte leaves out.
+ */
+async function onPerson(
+  matte: Mask,
+  click: SamPoint,
+  scale: number,
+  heads: Rect[],
+  photo: { width: number; height: number },
+  answerTo: (prompt: SamPrompt) => Promise<SamAnswer>,
+): Promise<Candidate | undefined> {
+  const { width: w, height: h } = matte;
+  const at = clickIndex(click, scale, matte);
+  if (!matte.data[at]) return undefined;
+  const piece = components(matte.data, w, h, 1, 1).find((c) => c.pixels.includes(at));
+  if (!piece) return undefined;
+  const people: Mask = { data: new Uint8Array(w * h), width: w, height: h };
+  for (const p of piece.pixels) people.data[p] = 1;
+  // On a person: under a face. The matte may hold what a person holds or stands against (a cup beside them).
+  const persons = personCores(people, heads);
+  if (!persons.some((c) => c.pixels.includes(at))) return undefined;
+  // Necks part a person from what the matte holds beside them first.
+  const cores = objectCores(people);
+  return shareAnswer(people, cores.length < 2 ? persons : cores, click, scale, photo, answerTo);
+}
+
+/**
+ * Whether an answer is more than one person: OUTSIDE_MATTE of it or more lies outside the people's matte (what they
+ * stand against), or it holds two faces.
+ */
+function moreThanOnePerson(answer: Mask, matte: Mask, heads: Rect[]): boolean {
+  let inside = 0;
+  let outside = 0;
+  for (let i = 0; i < answer.data.length; i++) {
+    if (!answer.data[i]) continue;
+    if (matte.data[i]) inside++;
+    else outside++;
+  }
+  if (outside >= OUTSIDE_MATTE * (inside + outside)) return true;
+  return heads.filter((face) => answer.data[centreOf(face, answer.width)]).length > 1;
+}
+
+/**
+ * The click's object in a region that is the cores' objects: the box of the click's share of the region (its
+ * pixels nearest the click's core), with the click, prompts the decoder; of its answers that hold the click and
+ * keep out of the other cores, the one most like the share. Undefined when the answer leaks into the others.
+ */
+async function shareAnswer(
+  region: Mask,
+  cores: { pixels: number[] }[],
+  click: SamPoint,
+  scale: number,
+  photo: { width: number; height: number },
+  answerTo: (prompt: SamPrompt) => Promise<SamAnswer>,
+): Promise<Candidate | undefined> {
   // The click's core is the one nearest the click; its share of the region is its object's outline.
   const at = clickIndex(click, scale, region);
   const { nearest, boxes } = coreShares(region, cores);
@@ -218,7 +302,8 @@ async function split(
   const prompt = { points: [{ ...click, label: 1 as const }], box: photoBox(withMargin(box), scale) };
   const answer = await answerTo(prompt);
   const others = cores.filter((_, k) => k !== mine);
-  const leak = (m: Mask) => Math.max(...others.map((c) => c.pixels.filter((p) => m.data[p]).length / c.pixels.length));
+  const leak = (m: Mask) =>
+    Math.max(0, ...others.map((c) => c.pixels.filter((p) => m.data[p]).length / c.pixels.length));
   const given: Candidate = { prompt, mask: toMask(answer), lowRes: answer.lowRes };
   if (leak(given.mask) > MAX_LEAK) return undefined;
   // Of the decoder's answers that hold the click and keep out of the others, the one most like the click's share.

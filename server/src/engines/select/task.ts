@@ -1,8 +1,9 @@
 import { AppError } from '@ai-editor/core';
 import { peopleFaces, releaseFaces, warmFaces } from '../models/faces.js';
 import { loadOpenCv } from '../models/opencv.js';
+import { personMatte, releasePersonSeg, warmPersonSeg } from '../models/person-seg.js';
 import { releaseSam, type SamEmbedding, samDecode, samEmbed } from '../models/sam.js';
-import { decode, decodeMask, encodePng } from '../raster/image.js';
+import { decode, decodeMask, encodePng, type RawImage } from '../raster/image.js';
 import type { TaskEngine } from '../types.js';
 import { SelectionCache } from './cache.js';
 import { grabCutLabels } from './grabcut.js';
@@ -10,7 +11,7 @@ import { growSelection } from './grow.js';
 import { RecentAnswers } from './recent-answers.js';
 import { refineMask } from './refine-mask.js';
 import { requestOf } from './request.js';
-import { type Faces, samSelect } from './sam-select.js';
+import { analysisSize, type People, samSelect } from './sam-select.js';
 
 /** A photo's embedding is kept this long after its last click, up to this much memory for all photos (4 MB each). */
 const CACHE_TTL_MS = 30 * 60_000;
@@ -20,10 +21,12 @@ const cache = new SelectionCache(CACHE_TTL_MS, CACHE_MAX_BYTES);
 const recent = new RecentAnswers(24);
 const EMBEDDING = 'sam';
 const FACES = 'faces';
+const MATTE = 'matte';
 
 /**
- * What a click needs of the photo: its embedding and its people's faces (sam-select.ts Faces), from the cache or
- * computed now from the photo decoded once. `photo` is its content key (services/uploads.ts photoKey).
+ * What a click needs of the photo: its embedding and its people (sam-select.ts People: their faces, and where there
+ * are faces the people's matte), from the cache or computed now from the photo decoded once. `photo` is its content
+ * key (services/uploads.ts photoKey).
  */
 async function preparedPhoto(photo: string | undefined, image: Buffer, threads: number) {
   const known = photo ? cache.get(photo, EMBEDDING) : undefined;
@@ -31,23 +34,33 @@ async function preparedPhoto(photo: string | undefined, image: Buffer, threads: 
   if (known && knownFaces) {
     const [width, height] = [known.readUInt32LE(0), known.readUInt32LE(4)];
     const data = new Float32Array(known.buffer, known.byteOffset + 8, (known.length - 8) / 4);
-    const faces: Faces = JSON.parse(knownFaces.toString());
-    return { embedding: { data, width, height } satisfies SamEmbedding, faces, computed: false };
+    const matte = photo ? cache.get(photo, MATTE) : undefined;
+    const people: People = { faces: JSON.parse(knownFaces.toString()), matte };
+    return { embedding: { data, width, height } satisfies SamEmbedding, people, computed: false };
   }
   // A click on a prepared photo comes without its bytes: the API sends them when this host does not keep it.
   if (!image.length) throw new AppError('SELECT_PHOTO_GONE');
   const img = await decode(image);
   const embedding = await samEmbed(img, threads);
-  const faces = await peopleFaces(img);
+  const people = await peopleOf(img);
   if (photo) {
     const kept = Buffer.alloc(8 + embedding.data.byteLength);
     kept.writeUInt32LE(embedding.width, 0);
     kept.writeUInt32LE(embedding.height, 4);
     Buffer.from(embedding.data.buffer, embedding.data.byteOffset, embedding.data.byteLength).copy(kept, 8);
     cache.set(photo, EMBEDDING, kept);
-    cache.set(photo, FACES, Buffer.from(JSON.stringify(faces)));
+    cache.set(photo, FACES, Buffer.from(JSON.stringify(people.faces)));
+    if (people.matte) cache.set(photo, MATTE, Buffer.from(people.matte));
   }
-  return { embedding, faces, computed: true };
+  return { embedding, people, computed: true };
+}
+
+/** The photo's people: their faces, and where there are faces the people's matte at the analysis size (0/1). */
+export async function peopleOf(img: RawImage): Promise<People> {
+  const faces = await peopleFaces(img);
+  if (!faces.length) return { faces };
+  const matte = await personMatte(img, analysisSize(img));
+  return { faces, matte: Uint8Array.from(matte, (v) => (v >= 128 ? 1 : 0)) };
 }
 
 /**
@@ -80,7 +93,7 @@ const selectObjectEngine: TaskEngine = {
       return { images: [], metadata: { computed } };
     }
     ctx.progress({ stage: 'selecting' });
-    const { embedding, faces, computed } = await preparedPhoto(photo, input.image, ctx.threads);
+    const { embedding, people, computed } = await preparedPhoto(photo, input.image, ctx.threads);
     const selection = await samSelect(
       requestOf(input.params),
       embedding,
@@ -88,7 +101,7 @@ const selectObjectEngine: TaskEngine = {
         const decode = () => samDecode(embedding, prompt, ctx.threads, size);
         return photo ? recent.answer(photo, prompt, size, decode) : decode();
       },
-      faces,
+      people,
     );
     const { width, height } = embedding;
     const grown = growSelection(selection.mask, width, height);
@@ -107,11 +120,12 @@ const selectObjectEngine: TaskEngine = {
     const tiny = await samEmbed({ data: Buffer.alloc(3 * 4), width: 2, height: 2, channels: 3 }, threads);
     await samDecode(tiny, { points: [{ x: 1, y: 1, label: 1 }] }, threads);
     await warmFaces();
+    await warmPersonSeg();
   },
   release: async () => {
     cache.clear();
     recent.clear();
-    await Promise.all([releaseSam(), releaseFaces()]);
+    await Promise.all([releaseSam(), releaseFaces(), releasePersonSeg()]);
   },
   forget: (photo) => {
     cache.forget(photo);
