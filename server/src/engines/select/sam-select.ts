@@ -19,8 +19,9 @@ import type { SelectRequest } from './request.js';
  *    that leave the other cores out, the one most like the share is kept.
  * 3. A region that does not split may still be an object beside another (a cup beside a person): the decoder's
  *    other answers to the click are looked at for one that meets the rest of the region along a seam only.
- * 4. A click on a person whose object so far is more than one person (it holds what she stands against, or two
- *    faces) is answered from the people's matte instead: its piece under the click split as in step 2 (onPerson).
+ * 4. A click under a face on the people's matte is answered from the matte when its piece holds several people, or
+ *    when the object so far holds what the person stands against: the piece under the click is split as in step 2
+ *    (onPerson).
  *
  * The ladder of answers the visitor can step through with Smaller and Larger: a part (the click with a box half
  * the object's size around it), the object, and the region when the object was split out of it, or else the
@@ -174,11 +175,7 @@ async function clickLadder(
     besideOthers(first, region.mask, click, photo, scale, heads) ??
     region;
   const matte = people.matte && { data: people.matte, width: small.width, height: small.height };
-  const object =
-    (matte &&
-      moreThanOnePerson(found.mask, matte, heads) &&
-      (await onPerson(matte, click, scale, heads, photo, answerTo))) ||
-    found;
+  const object = (matte && (await onPerson(found, matte, click, scale, heads, photo, answerTo))) ?? found;
   const box = maskBox(object.mask);
   const candidates: Candidate[] = [object];
   // The steps beside the object cost a decoder pass each: they are computed when asked for (a click's answer only
@@ -237,11 +234,13 @@ async function split(
 }
 
 /**
- * A click on a person (the people's matte holds it, and a face is on that piece of the matte): the click's person
- * among the people of that piece, their faces as cores (personCores), the way split answers. The decoder's own
- * answer may hold what the person stands in front of (a wall of their colour), which the matte leaves out.
+ * A click on a person (under a face on the people's matte): the click's person among the people of the matte's piece
+ * under the click, the way split answers (necks, else the faces as cores). Undefined where the object `found` so far
+ * is likely right: the piece holds one person and `found` lies within the matte. (The decoder joins a person to the
+ * wall of her colour she stands against, or to the people beside her; the matte tells them apart.)
  */
 async function onPerson(
+  found: Candidate,
   matte: Mask,
   click: SamPoint,
   scale: number,
@@ -258,7 +257,8 @@ async function onPerson(
   for (const p of piece.pixels) people.data[p] = 1;
   // On a person: under a face. The matte may hold what a person holds or stands against (a cup beside them).
   const persons = personCores(people, heads);
-  if (!persons.some((c) => c.pixels.includes(at))) return undefined;
+  const mine = persons.find((c) => c.pixels.includes(at));
+  if (!mine || (persons.length < 2 && !moreThanOnePerson(found.mask, matte))) return undefined;
   // Necks part a person from what the matte holds beside them first.
   const cores = objectCores(people);
   return shareAnswer(people, cores.length < 2 ? persons : cores, click, scale, photo, answerTo);
@@ -266,9 +266,9 @@ async function onPerson(
 
 /**
  * Whether an answer is more than one person: OUTSIDE_MATTE of it or more lies outside the people's matte (what they
- * stand against), or it holds two faces.
+ * stand against).
  */
-function moreThanOnePerson(answer: Mask, matte: Mask, heads: Rect[]): boolean {
+function moreThanOnePerson(answer: Mask, matte: Mask): boolean {
   let inside = 0;
   let outside = 0;
   for (let i = 0; i < answer.data.length; i++) {
@@ -276,8 +276,7 @@ function moreThanOnePerson(answer: Mask, matte: Mask, heads: Rect[]): boolean {
     if (matte.data[i]) inside++;
     else outside++;
   }
-  if (outside >= OUTSIDE_MATTE * (inside + outside)) return true;
-  return heads.filter((face) => answer.data[centreOf(face, answer.width)]).length > 1;
+  return outside >= OUTSIDE_MATTE * (inside + outside);
 }
 
 /**
