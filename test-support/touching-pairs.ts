@@ -517,6 +517,69 @@ const HELD_OUT_7: Pair[] = [
   },
 ];
 
+/**
+ * An eighth held-out set, on eight more of the fill bench's photos, committed before the next change: six of two
+ * people overlapping, one of a cup in front of a person, one of two cups.
+ */
+const HELD_OUT_8: Pair[] = [
+  {
+    onto: 'bench/fill/photos/kite.jpg',
+    back: { object: 'astronaut', scale: 0.55 },
+    front: { object: 'astronaut', scale: 0.5, flip: true },
+    at: [0.5, 0.6],
+    overlap: 0.22,
+  },
+  {
+    onto: 'bench/fill/photos/jetty.jpg',
+    back: { object: 'astronaut', scale: 0.5, flip: true },
+    front: { object: 'astronaut', scale: 0.55 },
+    at: [0.45, 0.55],
+    overlap: 0.25,
+  },
+  {
+    onto: 'bench/fill/photos/ridges.jpg',
+    back: { object: 'astronaut', scale: 0.6 },
+    front: { object: 'astronaut', scale: 0.55, flip: true },
+    at: [0.55, 0.55],
+    overlap: 0.2,
+  },
+  {
+    onto: 'bench/fill/photos/spit.jpg',
+    back: { object: 'astronaut', scale: 0.5 },
+    front: { object: 'astronaut', scale: 0.55 },
+    at: [0.5, 0.6],
+    overlap: 0.18,
+  },
+  {
+    onto: 'bench/fill/photos/sundown.jpg',
+    back: { object: 'astronaut', scale: 0.55, flip: true },
+    front: { object: 'astronaut', scale: 0.5, flip: true },
+    at: [0.45, 0.6],
+    overlap: 0.24,
+  },
+  {
+    onto: 'bench/fill/photos/fog.jpg',
+    back: { object: 'astronaut', scale: 0.5 },
+    front: { object: 'astronaut', scale: 0.5, flip: true },
+    at: [0.5, 0.55],
+    overlap: 0.2,
+  },
+  {
+    onto: 'bench/fill/photos/grass.jpg',
+    back: { object: 'astronaut', scale: 0.55, flip: true },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.5, 0.6],
+    overlap: 0.18,
+  },
+  {
+    onto: 'bench/fill/photos/maldives.jpg',
+    back: { object: 'coffee', scale: 0.3, flip: true },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.5, 0.55],
+    overlap: 0.14,
+  },
+];
+
 const SETS = {
   tuning: TUNING,
   'held-out': HELD_OUT,
@@ -526,6 +589,7 @@ const SETS = {
   'held-out-5': HELD_OUT_5,
   'held-out-6': HELD_OUT_6,
   'held-out-7': HELD_OUT_7,
+  'held-out-8': HELD_OUT_8,
 };
 
 export async function touchingPairs(set: keyof typeof SETS | 'all' = 'all'): Promise<PairCase[]> {
