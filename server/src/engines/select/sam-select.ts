@@ -170,12 +170,15 @@ async function clickLadder(
     width: fw * scale,
     height: fh * scale,
   }));
-  const found =
-    (await split(region.mask, click, scale, heads, photo, answerTo)) ??
-    besideOthers(first, region.mask, click, photo, scale, heads) ??
-    region;
+  // The object steps 2 and 3 find, computed when needed: a click on one of several people is answered without it.
+  let fromRegion: Promise<Candidate> | undefined;
+  const found = () =>
+    (fromRegion ??= (async () =>
+      (await split(region.mask, click, scale, heads, photo, answerTo)) ??
+      besideOthers(first, region.mask, click, photo, scale, heads) ??
+      region)());
   const matte = people.matte && { data: people.matte, width: small.width, height: small.height };
-  const object = (matte && (await onPerson(found, matte, click, scale, heads, photo, answerTo))) ?? found;
+  const object = (matte && (await onPerson(found, matte, click, scale, heads, photo, answerTo))) ?? (await found());
   const box = maskBox(object.mask);
   const candidates: Candidate[] = [object];
   // The steps beside the object cost a decoder pass each: they are computed when asked for (a click's answer only
@@ -235,12 +238,12 @@ async function split(
 
 /**
  * A click on a person (under a face on the people's matte): the click's person among the people of the matte's piece
- * under the click, the way split answers (necks, else the faces as cores). Undefined where the object `found` so far
- * is likely right: the piece holds one person and `found` lies within the matte. (The decoder joins a person to the
- * wall of her colour she stands against, or to the people beside her; the matte tells them apart.)
+ * under the click, the way split answers (necks, else the faces as cores). Undefined where the object `found` by
+ * steps 2 and 3 is likely right: the piece holds one person and `found` lies within the matte. (The decoder joins a
+ * person to the wall of her colour she stands against, or to the people beside her; the matte tells them apart.)
  */
 async function onPerson(
-  found: Candidate,
+  found: () => Promise<Candidate>,
   matte: Mask,
   click: SamPoint,
   scale: number,
@@ -258,7 +261,7 @@ async function onPerson(
   // On a person: under a face. The matte may hold what a person holds or stands against (a cup beside them).
   const persons = personCores(people, heads);
   const mine = persons.find((c) => c.pixels.includes(at));
-  if (!mine || (persons.length < 2 && !moreThanOnePerson(found.mask, matte))) return undefined;
+  if (!mine || (persons.length < 2 && !moreThanOnePerson((await found()).mask, matte))) return undefined;
   // Necks part a person from what the matte holds beside them first.
   const cores = objectCores(people);
   return shareAnswer(people, cores.length < 2 ? persons : cores, click, scale, photo, answerTo);
