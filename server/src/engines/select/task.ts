@@ -66,8 +66,8 @@ export async function peopleOf(img: RawImage): Promise<People> {
 /**
  * "Select object" run as a task of the engine pool, on the segment-anything model (sam-select.ts); its inference
  * and mask work stay off the API's event loop. `params.kind`:
- * - `prepare`: computes the photo's embedding and finds its faces, and keeps them (metadata.computed: false when
- *   they were kept already).
+ * - `prepare`: computes the photo's embedding and finds its people (peopleOf), and keeps them (metadata.computed:
+ *   false when they were kept already).
  * - `select` (the default): the selection for `points` ("x,y,label;…"), `box` ("x0,y0,x1,y1") and `level`; one PNG
  *   out, the selection grown against halos, white = selected; metadata: selectedShare, level, smaller, larger
  *   (the steps the ladder has below and above), computed.
