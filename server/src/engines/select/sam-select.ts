@@ -261,17 +261,16 @@ async function onPerson(
   // On a person: under a face. The matte may hold what a person holds or stands against (a cup beside them).
   const persons = personCores(people, heads);
   const mine = persons.find((c) => c.pixels.includes(at));
-  if (!mine || (persons.length < 2 && !moreThanOnePerson((await found()).mask, matte))) return undefined;
+  if (!mine || (persons.length < 2 && !spillsPastMatte((await found()).mask, matte))) return undefined;
   // Necks part a person from what the matte holds beside them first.
   const cores = objectCores(people);
   return shareAnswer(people, cores.length < 2 ? persons : cores, click, scale, photo, answerTo);
 }
 
 /**
- * Whether an answer is more than one person: OUTSIDE_MATTE of it or more lies outside the people's matte (what they
- * stand against).
+ * Whether an answer holds what the people stand against: OUTSIDE_MATTE of it or more lies outside their matte.
  */
-function moreThanOnePerson(answer: Mask, matte: Mask): boolean {
+function spillsPastMatte(answer: Mask, matte: Mask): boolean {
   let inside = 0;
   let outside = 0;
   for (let i = 0; i < answer.data.length; i++) {
