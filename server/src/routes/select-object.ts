@@ -160,7 +160,7 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       if (!image) throw new AppError('SELECT_PHOTO_GONE');
       const answer = await selectObjectMask(deps.pool, operation, image, checkSelection(request.body, image), {
         ...task,
-        prepared: true,
+        prepared: photo,
       });
       return sendSelection(reply, answer);
     },

@@ -102,12 +102,16 @@ export async function selectObjectMask(
   opts: SelectTaskOptions & {
     /** Whether the model's files are installed (samModelPresent). */
     modelPresent?: () => boolean;
-    /** The photo was prepared (select-object/prepare): the engine host most likely keeps what its clicks need. */
-    prepared?: boolean;
+    /**
+     * The id select-object/prepare answered for the photo (its key, photoKey): the engine host most likely keeps what
+     * its clicks need.
+     */
+    prepared?: string;
   },
 ): Promise<SelectionAnswer> {
   const params: Params = { ...paramsOf(request), kind: 'select' };
-  const run = (withoutBytes: boolean) => runSelectTask(pool, operation, image, params, { ...opts, withoutBytes });
+  const run = (withoutBytes: boolean) =>
+    runSelectTask(pool, operation, image, params, { ...opts, key: opts.prepared, withoutBytes });
   // A prepared photo's click goes without the photo's bytes (5 MB at 1920x1280, 15-60 ms through the host's pipe);
   // a host that does not keep the photo (restarted, or another host) answers SELECT_PHOTO_GONE, and gets them.
   const out = opts.prepared
@@ -146,7 +150,7 @@ async function runSelectTask(
   operation: OperationId,
   image: { bytes: Buffer; width: number; height: number },
   params: Params,
-  opts: SelectTaskOptions & { mask?: Buffer; modelPresent?: () => boolean; withoutBytes?: boolean },
+  opts: SelectTaskOptions & { mask?: Buffer; modelPresent?: () => boolean; key?: string; withoutBytes?: boolean },
 ) {
   // Without engines here, or without the model's files, there is nothing to select with; the rest still runs.
   if (!pool || (params.kind !== 'mask' && !(opts.modelPresent ?? samModelPresent)()))
@@ -159,7 +163,7 @@ async function runSelectTask(
         forOperation: operation,
         image: opts.withoutBytes ? Buffer.alloc(0) : image.bytes,
         mask: opts.mask,
-        params: { ...params, photo: photoKey(image.bytes) },
+        params: { ...params, photo: opts.key ?? photoKey(image.bytes) },
       },
       {
         onProgress: () => {},

@@ -120,14 +120,15 @@ describe('selectObjectMask', () => {
     const sent: Buffer[] = [];
     // The host keeps the photo once it has been sent it.
     let kept = false;
-    const runTask = vi.fn(async (_task: string, input: { image: Buffer }) => {
+    const runTask = vi.fn(async (_task: string, input: { image: Buffer; params: { photo?: string } }) => {
+      expect(input.params.photo).toBe(photoKey(image.bytes));
       sent.push(input.image);
       if (!input.image.length && !kept) throw new EngineFailure('gone', 'engine', 'SELECT_PHOTO_GONE');
       kept = true;
       return answer;
     });
     const pool = { runTask } as unknown as EnginePool;
-    const prepared = { ...opts(), prepared: true };
+    const prepared = { ...opts(), prepared: photoKey(image.bytes) };
     expect(await selectObjectMask(pool, 'object-removal', image, prompt, prepared)).toMatchObject({
       png: answer.images[0],
     });
