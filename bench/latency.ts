@@ -15,10 +15,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { LIMITS, OPERATIONS } from '../core/src/index.js';
+import { LIMITS } from '../core/src/index.js';
 import { chromiumLaunchOptions } from '../e2e/chromium.js';
 import { startServer } from '../e2e/server.js';
 import { openEventStream } from '../test-support/sse.js';
+import { type Marks, signedInContext, timedInPage } from './support/page-timing.js';
 import { percentile, pollsDuring } from './support/poll-under-load.js';
 import { signIn } from './support/sign-in.js';
 
@@ -108,25 +109,18 @@ async function once(mode: 'stream' | 'poll'): Promise<{ overhead: number; run: n
 async function inBrowser(runs: number): Promise<number[]> {
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const [name, value] = cookie.split(/=(.*)/s) as [string, string];
-    await context.addCookies([{ name, value, url: base }]);
-    await context.addInitScript(
-      (ids: string[]) => {
-        for (const id of ids) localStorage.setItem(`tutorial-seen:${id}`, '1');
-        const w = window as unknown as { clickedAt?: number; shownAt?: number };
-        document.addEventListener('click', () => (w.clickedAt ??= performance.now()), true);
-        // load does not bubble: caught on the way down.
-        document.addEventListener(
-          'load',
-          (e) => {
-            if ((e.target as HTMLImageElement).alt === 'Result') w.shownAt ??= performance.now();
-          },
-          true,
-        );
-      },
-      OPERATIONS.map((o) => o.id),
-    );
+    const context = await signedInContext(browser, base, cookie, () => {
+      const w = window as unknown as Marks;
+      document.addEventListener('click', () => (w.startedAt ??= performance.now()), true);
+      // load does not bubble: caught on the way down.
+      document.addEventListener(
+        'load',
+        (e) => {
+          if ((e.target as HTMLImageElement).alt === 'Result') w.shownAt ??= performance.now();
+        },
+        true,
+      );
+    });
     const page = await context.newPage();
     const overheads: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -134,34 +128,20 @@ async function inBrowser(runs: number): Promise<number[]> {
       await page.getByLabel('Photo', { exact: true }).setInputFiles(photoPath);
       const button = page.getByRole('button', { name: 'Process Image' });
       await button.waitFor();
-      await page.evaluate(() => {
-        const w = window as unknown as { clickedAt?: number; shownAt?: number };
-        w.clickedAt = undefined;
-        w.shownAt = undefined;
-      });
-      await button.click();
-      const waited = await page.waitForFunction(
-        () => {
-          const w = window as unknown as { clickedAt?: number; shownAt?: number };
-          return w.shownAt !== undefined && w.clickedAt !== undefined && w.shownAt - w.clickedAt;
-        },
-        undefined,
-        { timeout: 120_000 },
-      );
-      const clickToResult = (await waited.jsonValue()) as number;
+      const clickToResult = await timedInPage(page, () => button.click(), 120_000);
       // Where the time goes: each request of the job, relative to the click.
       if (process.env.BENCH_TRACE)
         console.log(
           await page.evaluate(() => {
-            const w = window as unknown as { clickedAt: number; shownAt: number };
+            const w = window as unknown as Required<Marks>;
             return performance
               .getEntriesByType('resource')
-              .filter((e) => e.startTime >= w.clickedAt - 5)
+              .filter((e) => e.startTime >= w.startedAt - 5)
               .map((e) => {
                 const r = e as PerformanceResourceTiming;
-                return `${new URL(r.name).pathname} ${Math.round(r.startTime - w.clickedAt)}→${Math.round(r.responseEnd - w.clickedAt)}`;
+                return `${new URL(r.name).pathname} ${Math.round(r.startTime - w.startedAt)}→${Math.round(r.responseEnd - w.startedAt)}`;
               })
-              .concat(`shown ${Math.round(w.shownAt - w.clickedAt)}`)
+              .concat(`shown ${Math.round(w.shownAt - w.startedAt)}`)
               .join(' | ');
           }),
         );

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { OPERATIONS } from '../../core/src/index.js';
 import { chromiumLaunchOptions } from '../../e2e/chromium.js';
 import { startServer } from '../../e2e/server.js';
+import { type Marks, signedInContext, timedInPage } from '../support/page-timing.js';
 import { signIn } from '../support/sign-in.js';
 
 /**
@@ -36,13 +36,7 @@ export async function clickToScreen(photos: Photo[]): Promise<ClickTimes> {
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const cookie = await signIn(server.url);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const [name, value] = cookie.split(/=(.*)/s) as [string, string];
-    await context.addCookies([{ name, value, url: server.url }]);
-    await context.addInitScript(
-      timerScript,
-      OPERATIONS.map((o) => o.id),
-    );
+    const context = await signedInContext(browser, server.url, cookie, timerScript);
     const page = await context.newPage();
     const times: ClickTimes = { first: [], later: [] };
     for (const [k, photo] of photos.entries()) {
@@ -60,13 +54,12 @@ export async function clickToScreen(photos: Photo[]): Promise<ClickTimes> {
 }
 
 /**
- * Runs in the page before its scripts: tutorials seen; `pressedAt` when a pointer goes down, `shownAt` at the second
- * animation frame after the busy mark goes (the first frame after the one that drew the mask).
+ * Runs in the page before its scripts: `startedAt` when a pointer goes down, `shownAt` at the second animation frame
+ * after the busy mark goes (the first frame after the one that drew the mask).
  */
-function timerScript(ids: string[]) {
-  for (const id of ids) localStorage.setItem(`tutorial-seen:${id}`, '1');
-  const w = window as unknown as { pressedAt?: number; shownAt?: number };
-  document.addEventListener('pointerdown', () => (w.pressedAt ??= performance.now()), true);
+function timerScript() {
+  const w = window as unknown as Marks;
+  document.addEventListener('pointerdown', () => (w.startedAt ??= performance.now()), true);
   new MutationObserver((records) => {
     const busyGone = records.some((r) =>
       [...r.removedNodes].some(
@@ -99,23 +92,7 @@ async function onePhoto(page: Page, base: string, photo: Photo): Promise<{ first
   };
   const [a, b] = photo.points as [{ x: number; y: number }, { x: number; y: number }];
   /** The time from the pointer going down in `act` to the mask on screen. */
-  const timed = async (act: () => Promise<void>) => {
-    await page.evaluate(() => {
-      const w = window as unknown as { pressedAt?: number; shownAt?: number };
-      w.pressedAt = undefined;
-      w.shownAt = undefined;
-    });
-    await act();
-    const handle = await page.waitForFunction(
-      () => {
-        const w = window as unknown as { pressedAt?: number; shownAt?: number };
-        return w.shownAt !== undefined && w.pressedAt !== undefined && w.shownAt - w.pressedAt;
-      },
-      undefined,
-      { timeout: 600_000 },
-    );
-    return (await handle.jsonValue()) as number;
-  };
+  const timed = (act: () => Promise<void>) => timedInPage(page, act, 600_000);
   const [atA, atB] = [await at(a), await at(b)];
   const first = await timed(async () => {
     await page.getByRole('button', { name: 'Select object' }).click();
