@@ -14,7 +14,7 @@
  * Engines run at their default settings, in this process.
  * Run: npm run bench:quality
  *   QUALITY_ONLY=restoration,hdr   sections to run (default all)
- *   QUALITY_SET=tuning             the tuning cases instead of the held-out ones (held-out-2, held-out-3: more held-out sets)
+ *   QUALITY_SET=tuning             the tuning cases instead of the held-out ones (held-out-2 to held-out-4: more held-out sets)
  *   QUALITY_OUT=dir                writes each case's input and result as PNG, to look at
  */
 import fs from 'node:fs';
@@ -39,7 +39,7 @@ import {
 } from './support/quality-cases.js';
 import { CARTOON_CASES, DENOISE_CASES, DENOISE_SIGMA, loadRepoPhoto } from './support/quality-cases-denoise-cartoon.js';
 
-const SETS: CaseSet[] = ['held-out', 'held-out-2', 'held-out-3', 'tuning'];
+const SETS: CaseSet[] = ['held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'tuning'];
 const set = SETS.find((s) => s === process.env.QUALITY_SET) ?? 'held-out';
 const only = process.env.QUALITY_ONLY?.split(',');
 const outDir = process.env.QUALITY_OUT;

@@ -39,6 +39,7 @@ export const DENOISE_SIGMA = 25;
 export const DENOISE_CASES: Record<CaseSet, DenoiseCase[]> = {
   'held-out-2': [],
   'held-out-3': [],
+  'held-out-4': [],
   'held-out': [
     {
       name: 'raccoon fur',
@@ -83,6 +84,7 @@ export interface CartoonCase {
 
 export const CARTOON_CASES: Record<CaseSet, CartoonCase[]> = {
   'held-out-3': [],
+  'held-out-4': [],
   'held-out-2': [
     { name: 'portrait (face)', photo: 'bench/quality/held-out-2/portrait-close.jpg' },
     { name: 'smile (face, hair)', photo: 'bench/quality/held-out-2/smile-frames.jpg' },

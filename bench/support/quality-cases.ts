@@ -16,7 +16,7 @@ const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures');
  * `held-out` judged the restoration and HDR methods of issue 45 and is seen now; `held-out-2` (restoration only) was
  * committed before the next restoration change ran on it.
  */
-export type CaseSet = 'held-out' | 'held-out-2' | 'held-out-3' | 'tuning';
+export type CaseSet = 'held-out' | 'held-out-2' | 'held-out-3' | 'held-out-4' | 'tuning';
 
 /** A photo by its place: `held-out/x.jpg`, `tuning/x.png` (under bench/quality) or `fixtures/x.png`. */
 export async function loadPhoto(where: string): Promise<RawImage> {
@@ -51,6 +51,12 @@ export const RESTORATION_CASES: Record<CaseSet, RestorationCase[]> = {
     { name: 'stream', photo: 'held-out-3/stream-grey.jpg', seed: 121 },
     { name: 'castle', photo: 'held-out-3/castle-grey.jpg', seed: 122 },
     { name: 'tvleaves', photo: 'held-out-3/tvleaves-grey.jpg', seed: 123 },
+  ],
+  'held-out-4': [
+    { name: 'canyon', photo: 'held-out-4/canyon-grey.jpg', seed: 131 },
+    { name: 'abbey', photo: 'held-out-4/abbey-grey.jpg', seed: 132 },
+    { name: 'motorcycle', photo: 'held-out-4/motorcycle-grey.jpg', seed: 133 },
+    { name: 'pier', photo: 'held-out-4/pier-grey.jpg', seed: 134 },
   ],
   tuning: [
     { name: 'camera', photo: 'fixtures/camera.png', seed: 201 },
@@ -162,6 +168,7 @@ export interface HdrCase {
 export const HDR_CASES: Record<CaseSet, HdrCase[]> = {
   'held-out-2': [],
   'held-out-3': [],
+  'held-out-4': [],
   'held-out': [
     { name: 'dragonfly x0.35', photo: 'held-out/dragonfly.jpg', kind: 'underexposed', darken: { codeScale: 0.35 } },
     {
