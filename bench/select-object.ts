@@ -237,6 +237,18 @@ async function inBrowser() {
   console.log(
     `| later (another object, Larger, an Alt-click taking one away) | ${times.later.length} | ${median(times.later).toFixed(0)} ms | ${Math.max(...times.later).toFixed(0)} ms |`,
   );
+  const parts = times.laterParts;
+  for (const [part, what] of [
+    ['before', 'later: the page, click to request'],
+    ['request', 'later: the request, sent to answered'],
+    ['after', 'later: the page, answer to mask on screen'],
+  ] as const) {
+    const v = parts.map((p) => p[part]);
+    console.log(`| ${what} | ${v.length} | ${median(v).toFixed(0)} ms | ${Math.max(...v).toFixed(0)} ms |`);
+  }
+  console.log(
+    `\nlater clicks in order, ms (the request's part): ${times.later.map((t, i) => `${t.toFixed(0)} (${parts[i]?.request.toFixed(0)})`).join(' ')}`,
+  );
 }
 
 if (!only || only === 'quality') printQuality(await quality());

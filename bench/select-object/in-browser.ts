@@ -17,6 +17,8 @@ import { signIn } from '../support/sign-in.js';
 export interface ClickTimes {
   first: number[];
   later: number[];
+  /** Each later click in three parts: the page before its request, the request, the page after the answer. */
+  laterParts: { before: number; request: number; after: number }[];
 }
 
 type Photo = { name: string; image: Buffer; width: number; height: number; points: { x: number; y: number }[] };
@@ -38,12 +40,13 @@ export async function clickToScreen(photos: Photo[]): Promise<ClickTimes> {
     const cookie = await signIn(server.url);
     const context = await signedInContext(browser, server.url, cookie, timerScript);
     const page = await context.newPage();
-    const times: ClickTimes = { first: [], later: [] };
+    const times: ClickTimes = { first: [], later: [], laterParts: [] };
     for (const [k, photo] of photos.entries()) {
       const measured = await onePhoto(page, server.url, photo);
       if (k === 0) continue;
       times.first.push(measured.first);
-      times.later.push(...measured.later);
+      times.later.push(...measured.later.map((c) => c.total));
+      times.laterParts.push(...measured.later.map((c) => c.parts));
       console.error(`  clicked in the browser: ${photo.name}`);
     }
     return times;
@@ -72,7 +75,9 @@ function timerScript() {
   }).observe(document, { childList: true, subtree: true });
 }
 
-async function onePhoto(page: Page, base: string, photo: Photo): Promise<{ first: number; later: number[] }> {
+type Timed = { total: number; parts: ClickTimes['laterParts'][number] };
+
+async function onePhoto(page: Page, base: string, photo: Photo): Promise<{ first: number; later: Timed[] }> {
   const buffer = await sharp(photo.image).resize(SIZE.width, SIZE.height, { fit: 'fill' }).png().toBuffer();
   await page.goto(`${base}/features/object-removal`);
   await page
@@ -93,18 +98,36 @@ async function onePhoto(page: Page, base: string, photo: Photo): Promise<{ first
   const [a, b] = photo.points as [{ x: number; y: number }, { x: number; y: number }];
   /** The time from the pointer going down in `act` to the mask on screen. */
   const timed = (act: () => Promise<void>) => timedInPage(page, act, 600_000);
+  /** `timed`, with the click's selection request read from the page's resource timing. */
+  const timedParts = async (act: () => Promise<void>): Promise<Timed> => {
+    const total = await timed(act);
+    const parts = await page.evaluate(() => {
+      const w = window as unknown as Marks;
+      const [request] = performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.includes('/api/select-object/prompt') && e.startTime >= (w.startedAt as number));
+      if (!request) throw new Error('no selection request after the click');
+      const end = (request as PerformanceResourceTiming).responseEnd;
+      return {
+        before: request.startTime - (w.startedAt as number),
+        request: end - request.startTime,
+        after: (w.shownAt as number) - end,
+      };
+    });
+    return { total, parts };
+  };
   const [atA, atB] = [await at(a), await at(b)];
   const first = await timed(async () => {
     await page.getByRole('button', { name: 'Select object' }).click();
     await page.mouse.click(...atA);
   });
-  const later = [await timed(() => page.mouse.click(...atB))];
+  const later = [await timedParts(() => page.mouse.click(...atB))];
   // Larger, when the ladder has a step above the object.
   const larger = page.getByRole('button', { name: 'Larger' });
-  if (await larger.isEnabled()) later.push(await timed(() => larger.click()));
+  if (await larger.isEnabled()) later.push(await timedParts(() => larger.click()));
   const again = await at(a);
   later.push(
-    await timed(async () => {
+    await timedParts(async () => {
       await page.keyboard.down('Alt');
       await page.mouse.click(...again);
       await page.keyboard.up('Alt');
