@@ -4,8 +4,9 @@
  * Defects are thin or small marks much lighter (emulsion lost, dust on a print) or darker (dust on a negative,
  * cracks) than what surrounds them. A morphological top-hat finds every light or dark structure too narrow to hold
  * a STRUCTURE x STRUCTURE square (Y - opening(Y), closing(Y) - Y); hysteresis keeps strong marks with their fainter
- * edges; then each connected mark is judged by its shape: small compact specks are dust, long thin marks are
- * scratches, and anything else (hair, foliage, text: wide networks of texture) is left alone. A long thin mark is
+ * edges (or a line detector finds a mark fainter than the texture around it by its mean along a segment); then
+ * each connected mark is judged by its shape: small compact specks are dust, long thin marks are scratches, and
+ * anything else (hair, foliage, text: wide networks of texture) is left alone. A long thin mark is
  * still a real object, not a scratch, when a line of the other polarity runs beside it (a lit rod: tripod legs,
  * poles) or when it keeps the colour of what it lies on (a scratch shows bare paper or film).
  */
@@ -270,8 +271,8 @@ function segmentMeans(v: Float32Array, w: number, h: number, angle: number, leng
 }
 
 /**
- * Adds to `code` (bit-coded contrast levels, 3 strong) every pixel of `v` reaching `pixelBar` on a segment at `angle`
- * whose mean reaches `lineBar`.
+ * Marks in `code` (bit-coded contrast levels) every pixel of `v` reaching `pixelBar` on a segment at `angle` whose line
+ * contrast `means` reaches `lineBar` (3, strong) or LINE_LOW of it (1, weak).
  */
 function markSupported(
   code: Uint8Array,
@@ -341,7 +342,7 @@ function countAbove(t: Float32Array, w: number, h: number, centre: number, r: nu
 const ANGLES = 24;
 /**
  * The line contrast is computed on the top-hat max-pooled to at most this long side: its cost grows with the pixels
- * times the segment's length (a 12 MP photo took 46 s at half size, where 1 MP takes 1.5 s).
+ * times the segment's length (a 12 MP restoration took 46.6 s unpooled, 21.0 s pooled; up to 1024 px nothing changes).
  */
 const LINE_SIDE = 512;
 /**
