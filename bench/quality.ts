@@ -29,7 +29,7 @@ import { fromPng, recordingContext, toPng } from '../test-support/engine-ctx.js'
 import { addGaussianNoise, gaussianBlur, luma, psnr } from '../test-support/metrics.js';
 import { detailRatios } from './support/detail.js';
 import {
-  type CaseSet,
+  CASE_SETS,
   damageGrey,
   HDR_CASES,
   type HdrKind,
@@ -39,8 +39,7 @@ import {
 } from './support/quality-cases.js';
 import { CARTOON_CASES, DENOISE_CASES, DENOISE_SIGMA, loadRepoPhoto } from './support/quality-cases-denoise-cartoon.js';
 
-const SETS: CaseSet[] = ['held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'tuning'];
-const set = SETS.find((s) => s === process.env.QUALITY_SET) ?? 'held-out';
+const set = CASE_SETS.find((s) => s === process.env.QUALITY_SET) ?? 'held-out';
 const only = process.env.QUALITY_ONLY?.split(',');
 const outDir = process.env.QUALITY_OUT;
 if (outDir) fs.mkdirSync(outDir, { recursive: true });
@@ -112,7 +111,7 @@ async function restorationSection(): Promise<boolean> {
   );
   const rows: string[][] = [];
   let allMet = true;
-  for (const c of RESTORATION_CASES[set]) {
+  for (const c of RESTORATION_CASES[set] ?? []) {
     const { clean, damaged, damage, rest } = await damageGrey(await loadPhoto(c.photo), c.seed);
     const { image: restored, metadata, seconds } = await runTool('photo-restoration', damaged);
     const yClean = luma(clean);
@@ -170,7 +169,7 @@ async function hdrSection(): Promise<boolean> {
   );
   const rows: string[][] = [];
   let allMet = true;
-  for (const c of HDR_CASES[set]) {
+  for (const c of HDR_CASES[set] ?? []) {
     const photo = await loadPhoto(c.photo);
     const input = hdrInput(photo, c);
     const { image: out, seconds } = await runTool('hdr-enhancement', input);
@@ -217,7 +216,7 @@ async function denoisingSection(): Promise<boolean> {
   );
   const rows: string[][] = [];
   let allMet = true;
-  for (const c of DENOISE_CASES[set]) {
+  for (const c of DENOISE_CASES[set] ?? []) {
     const clean = await loadRepoPhoto(c.photo);
     const noisy = addGaussianNoise(clean, DENOISE_SIGMA, c.seed);
     const { image: out, seconds } = await runTool('denoising', noisy);
@@ -283,7 +282,7 @@ async function cartoonSection(): Promise<boolean> {
   );
   const rows: string[][] = [];
   let allMet = true;
-  for (const c of CARTOON_CASES[set]) {
+  for (const c of CARTOON_CASES[set] ?? []) {
     const photo = await loadRepoPhoto(c.photo);
     const { image: out, seconds } = await runTool('cartoonization', photo);
     const blot = blotches(out, photo);

@@ -36,10 +36,7 @@ export interface DenoiseCase {
 
 export const DENOISE_SIGMA = 25;
 
-export const DENOISE_CASES: Record<CaseSet, DenoiseCase[]> = {
-  'held-out-2': [],
-  'held-out-3': [],
-  'held-out-4': [],
+export const DENOISE_CASES: Partial<Record<CaseSet, DenoiseCase[]>> = {
   'held-out': [
     {
       name: 'raccoon fur',
@@ -82,9 +79,7 @@ export interface CartoonCase {
   photo: string;
 }
 
-export const CARTOON_CASES: Record<CaseSet, CartoonCase[]> = {
-  'held-out-3': [],
-  'held-out-4': [],
+export const CARTOON_CASES: Partial<Record<CaseSet, CartoonCase[]>> = {
   'held-out-2': [
     { name: 'portrait (face)', photo: 'bench/quality/held-out-2/portrait-close.jpg' },
     { name: 'smile (face, hair)', photo: 'bench/quality/held-out-2/smile-frames.jpg' },
