@@ -310,13 +310,13 @@ function lineSupported(
   a: number,
   hw: number,
   hh: number,
-  angle: number,
   length: number,
   lineBar: number,
   pixelBar: number,
 ): Uint8Array {
   const { pooled, pw, ph, cell, half } = lines;
   const marked = new Uint8Array(pw * ph);
+  const angle = (a * Math.PI) / ANGLES;
   markSupported(marked, lines.means[a] as Float32Array, pooled, pw, ph, angle, length / cell, lineBar, pixelBar);
   if (cell === 1) return marked;
   const out = new Uint8Array(hw * hh);
@@ -455,7 +455,7 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
     for (let a = 0; a < ANGLES; a++) {
       const angle = (a * Math.PI) / ANGLES;
       const opened = lineOpen(tHalf, hw, hh, angle, segment / 2, bufA, bufB);
-      const supported = lineSupported(lines, a, hw, hh, angle, segment / 2, lineBar, pixelBar);
+      const supported = lineSupported(lines, a, hw, hh, segment / 2, lineBar, pixelBar);
       const found = [
         { marks: opened, bar: low, minLength: minScratchLength },
         { marks: supported, bar: pixelBar, minLength: FAINT_LENGTH * minScratchLength },
