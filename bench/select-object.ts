@@ -22,6 +22,7 @@ import { loadOpenCv } from '../server/src/engines/models/opencv.js';
 import { samDecode, samEmbed } from '../server/src/engines/models/sam.js';
 import { decode, type RawImage } from '../server/src/engines/raster/image.js';
 import { grabCutBox } from '../server/src/engines/select/grabcut.js';
+import { place } from '../server/src/engines/select/grow.js';
 import { paramsOf, type SelectRequest } from '../server/src/engines/select/request.js';
 import { samSelect } from '../server/src/engines/select/sam-select.js';
 import selectEngine, { peopleOf } from '../server/src/engines/select/task.js';
@@ -113,8 +114,16 @@ async function quality(): Promise<Row[]> {
     const img = await decode(photo.image);
     const embedding = await samEmbed(img, threads);
     const people = await peopleOf(img);
-    const sam = (request: SelectRequest) =>
-      samSelect(request, img, (prompt, size) => samDecode(embedding, prompt, threads, size), people);
+    // The selection as a mask of the whole photo (0/255), as the truth is.
+    const sam = async (request: SelectRequest) => {
+      const { mask } = await samSelect(
+        request,
+        img,
+        (prompt, size) => samDecode(embedding, prompt, threads, size),
+        people,
+      );
+      return { mask: mask ? place(mask.data, mask.rect, img.width, img.height) : Buffer.alloc(img.width * img.height) };
+    };
     for (const target of photo.targets) {
       const click = { points: [{ ...target.point, label: 1 as const }] };
       let t = performance.now();
@@ -180,7 +189,10 @@ function printQuality(rows: Row[]) {
   }
 }
 
-/** Click → mask PNG through the selection engine, as an engine host runs it, on photos at 1920x1280. */
+/**
+ * Click → mask PNG through the selection engine, as an engine host runs it for the page (the selection's box alone),
+ * on photos at 1920x1280.
+ */
 async function latency() {
   const ctx = { threads, progress: () => {}, signal: new AbortController().signal } as unknown as Parameters<
     typeof selectEngine.run
@@ -195,7 +207,11 @@ async function latency() {
     const key = `${photoKey(image)}-${Date.now()}`;
     const run = (request: SelectRequest) =>
       selectEngine.run(
-        { image, params: { ...paramsOf(request), kind: 'select', photo: key }, forOperation: 'object-removal' },
+        {
+          image,
+          params: { ...paramsOf(request), kind: 'select', photo: key, crop: true },
+          forOperation: 'object-removal',
+        },
         ctx,
       );
     const clicks = photo.targets.map((t) => ({ x: t.point.x * kx, y: t.point.y * ky, label: 1 as const }));

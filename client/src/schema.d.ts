@@ -340,7 +340,7 @@ export interface paths {
         put?: never;
         /**
          * Select an object on a prepared photo (JSON): points, a box, a step smaller or larger
-         * @description Fields: operation, photo (the id /api/select-object/prepare answered), points (the click first, then points to add, label 1, or take away, label 0), box (x0, y0, x1, y1), level (-1 a smaller answer, 1 a larger one: a part, the object, the group it touches). Answers the mask as select-object does, with X-Selection-Level, X-Selection-Smaller and X-Selection-Larger (the steps there are below and above).
+         * @description Fields: operation, photo (the id /api/select-object/prepare answered), points (the click first, then points to add, label 1, or take away, label 0), box (x0, y0, x1, y1), level (-1 a smaller answer, 1 a larger one: a part, the object, the group it touches), crop (answer the selection’s box alone). Answers the mask as select-object does, or with crop only the part of it around the selection, with X-Selection-Box (left, top, width, height: the part of the photo the PNG covers), X-Selection-Level, X-Selection-Smaller and X-Selection-Larger (the steps there are below and above).
          */
         post: operations["selectOnPrepared"];
         delete?: never;
@@ -2393,6 +2393,11 @@ export interface operations {
                      * @default 0
                      */
                     level?: number;
+                    /**
+                     * @description Answer the selection’s box alone, placed on the photo by X-Selection-Box, not a mask of the whole photo
+                     * @default false
+                     */
+                    crop?: boolean;
                 };
             };
         };

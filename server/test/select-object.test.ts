@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coverage, iou, type SelectionCase, selectionCases } from '../../test-support/selection-cases.js';
 import { type PairCase, touchingPairs, union } from '../../test-support/touching-pairs.js';
-import { growSelection } from '../src/engines/select/grow.js';
+import { growSelection, place } from '../src/engines/select/grow.js';
 import { signedInVisitor } from './support/auth.js';
 import { blob, fixture, startTestServer, type TestServer, testEngine, type Visitor } from './support/server.js';
 
@@ -212,6 +212,15 @@ describe('POST /api/select-object', () => {
       expect(iou(alone, growSelection(back.truth, c.width, c.height)), 'the clicked cup').toBeGreaterThanOrEqual(0.85);
       expect(coverage(alone, front.truth), 'not its neighbour').toBeLessThan(0.1);
       expect(Number(one.headers.get('x-selection-larger'))).toBeGreaterThanOrEqual(1);
+      // Asked for its box alone (as the page asks), the same selection: a smaller PNG placed where the header says.
+      const cropped = await prompt({ points: [click], crop: true });
+      const [left = 0, top = 0, width = 0, height = 0] = (cropped.headers.get('x-selection-box') ?? '')
+        .split(',')
+        .map(Number);
+      expect(width * height).toBeLessThan((c.width * c.height) / 4);
+      expect(place(await maskOf(cropped, { width, height }), { left, top, width, height }, c.width, c.height)).toEqual(
+        alone,
+      );
       const both = await maskOf(await prompt({ points: [click], level: 1 }), c);
       expect(
         iou(both, growSelection(union(back.truth, front.truth), c.width, c.height)),

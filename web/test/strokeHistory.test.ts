@@ -68,7 +68,7 @@ describe('the mask editor history', () => {
 
   it('takes the fitted mask out wherever it is in the list, and leaves an undone one for redo', () => {
     const a = paint(1);
-    const fitted: Stroke = { kind: 'select', layer: document.createElement('canvas') };
+    const fitted: Stroke = { kind: 'select', layer: document.createElement('canvas'), x: 0, y: 0 };
     const b = paint(2);
     const h = painted(a, fitted, b);
     expect(removeStroke(h, fitted).strokes).toEqual([a, b]);

@@ -254,6 +254,12 @@ export const selectOnPreparedSchema = z.object({
     .optional()
     .describe('Or a box around the object'),
   level: z.number().int().min(-4).max(4).default(0).describe('A step from the object: -1 smaller, 1 larger'),
+  crop: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Answer the selection’s box alone, placed on the photo by X-Selection-Box, not a mask of the whole photo',
+    ),
 });
 export type SelectOnPrepared = z.infer<typeof selectOnPreparedSchema>;
 

@@ -64,13 +64,17 @@ function onlyPhoto(files: UploadedFile[]): UploadedFile {
  */
 export const SELECT_RATE_LIMIT = { max: 120, windowMs: 60_000 };
 
-/** The selection's answer: the mask, with its place on the ladder of smaller and larger answers in headers. */
+/**
+ * The selection's answer: the mask, with its place on the ladder of smaller and larger answers and the part of the
+ * photo it covers in headers.
+ */
 function sendSelection(reply: FastifyReply, answer: SelectionAnswer) {
   reply.header('Content-Type', 'image/png');
   reply.header('Cache-Control', 'no-store');
   reply.header('X-Selection-Level', String(answer.level));
   reply.header('X-Selection-Smaller', String(answer.smaller));
   reply.header('X-Selection-Larger', String(answer.larger));
+  reply.header('X-Selection-Box', answer.box.join(','));
   return reply.send(answer.png);
 }
 
@@ -131,7 +135,7 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
 
   /**
    * `POST /api/select-object/prompt` (JSON: `operation`, `photo` = the id the preparation answered, `points`,
-   * `box`, `level`): a selection on a prepared photo, coordinates only. SELECT_PHOTO_GONE when this server no
+   * `box`, `level`, `crop`): a selection on a prepared photo, coordinates only. SELECT_PHOTO_GONE when this server no
    * longer holds the photo (the page prepares it again).
    */
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -143,8 +147,10 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
         description:
           'Fields: operation, photo (the id /api/select-object/prepare answered), points (the click first, then ' +
           'points to add, label 1, or take away, label 0), box (x0, y0, x1, y1), level (-1 a smaller answer, 1 a ' +
-          'larger one: a part, the object, the group it touches). Answers the mask as select-object does, with ' +
-          'X-Selection-Level, X-Selection-Smaller and X-Selection-Larger (the steps there are below and above).',
+          'larger one: a part, the object, the group it touches), crop (answer the selection’s box alone). Answers ' +
+          'the mask as select-object does, or with crop only the part of it around the selection, with ' +
+          'X-Selection-Box (left, top, width, height: the part of the photo the PNG covers), X-Selection-Level, ' +
+          'X-Selection-Smaller and X-Selection-Larger (the steps there are below and above).',
         tags: ['images'],
         body: selectOnPreparedSchema,
         response: { 200: fileResponse('image/png', 'The mask: white where selected') },
@@ -161,6 +167,7 @@ export function selectObjectRoutes(app: FastifyInstance, deps: SelectObjectRoute
       const answer = await selectObjectMask(deps.pool, operation, image, checkSelection(request.body, image), {
         ...task,
         prepared: photo,
+        crop: request.body.crop,
       });
       return sendSelection(reply, answer);
     },

@@ -71,7 +71,10 @@ export function checkSelection(body: SelectOnPrepared, size: { width: number; he
 
 /** A selection's answer: the mask, and where it stands on the ladder of smaller and larger answers. */
 export interface SelectionAnswer {
+  /** White where selected: the photo's size, or with `crop` the part of it `box` says. */
   png: Buffer;
+  /** The part of the photo the PNG covers: left, top, width, height in its pixels. */
+  box: [number, number, number, number];
   level: number;
   smaller: number;
   larger: number;
@@ -107,9 +110,11 @@ export async function selectObjectMask(
      * its clicks need.
      */
     prepared?: string;
+    /** The selection's box alone (the page draws it there), not a PNG of the whole photo. */
+    crop?: boolean;
   },
 ): Promise<SelectionAnswer> {
-  const params: Params = { ...paramsOf(request), kind: 'select' };
+  const params: Params = { ...paramsOf(request), kind: 'select', crop: Boolean(opts.crop) };
   const run = (withoutBytes: boolean) =>
     runSelectTask(pool, operation, image, params, { ...opts, key: opts.prepared, withoutBytes });
   // A prepared photo's click goes without the photo's bytes (5 MB at 1920x1280, 15-60 ms through the host's pipe);
@@ -124,8 +129,10 @@ export async function selectObjectMask(
   const share = Number(out.metadata?.selectedShare ?? 0);
   if (!png || share === 0) throw new AppError('NOTHING_SELECTED');
   const n = (name: string) => Number(out.metadata?.[name] ?? 0);
+  const box = String(out.metadata?.box).split(',').map(Number) as SelectionAnswer['box'];
   return {
     png,
+    box: opts.crop ? box : [0, 0, image.width, image.height],
     level: n('level'),
     smaller: n('smaller'),
     larger: n('larger'),

@@ -14,6 +14,7 @@ function withSquares(squares: [number, number, number][]): Buffer {
   return mask;
 }
 const at = (mask: Buffer, x: number, y: number) => mask[y * width + x];
+const whole = { left: 0, top: 0, width, height };
 
 describe('withoutSpecks', () => {
   // An object (40 px square), a speck of a neighbour (5 px) and a small object (8 px) far from both.
@@ -24,14 +25,14 @@ describe('withoutSpecks', () => {
   ]);
 
   it('drops the pieces much smaller than the clicked object', () => {
-    const out = withoutSpecks(mask, { width, height }, [{ x: 30, y: 30, label: 1 }]);
+    const out = withoutSpecks(mask, whole, [{ x: 30, y: 30, label: 1 }]);
     expect(at(out, 30, 30)).toBe(255);
     expect(at(out, 102, 12)).toBe(0);
     expect(at(out, 154, 64)).toBe(0);
   });
 
   it('keeps a small piece the visitor added with a point, and keeps a mask of one piece as it is', () => {
-    const out = withoutSpecks(mask, { width, height }, [
+    const out = withoutSpecks(mask, whole, [
       { x: 30, y: 30, label: 1 },
       { x: 154, y: 64, label: 1 },
       { x: 102, y: 12, label: 0 },
@@ -39,11 +40,11 @@ describe('withoutSpecks', () => {
     expect(at(out, 154, 64)).toBe(255);
     expect(at(out, 102, 12)).toBe(0);
     const one = withSquares([[10, 10, 40]]);
-    expect(withoutSpecks(one, { width, height }, [])).toEqual(one);
+    expect(withoutSpecks(one, whole, [])).toEqual(one);
   });
 
   it('answers a box (no click) with its largest piece', () => {
-    const out = withoutSpecks(mask, { width, height }, []);
+    const out = withoutSpecks(mask, whole, []);
     expect(at(out, 30, 30)).toBe(255);
     expect(at(out, 102, 12)).toBe(0);
   });
@@ -56,10 +57,21 @@ describe('withoutSpecks', () => {
         [50, 50, 5],
         [100, 10, 5],
       ]),
-      { width, height },
+      whole,
       [{ x: 30, y: 30, label: 1 }],
     );
     expect(at(out, 52, 52)).toBe(255);
+    expect(at(out, 102, 12)).toBe(0);
+  });
+
+  it("takes the points in the photo's pixels when the mask covers only a part of the photo", () => {
+    // The same mask as the part of a larger photo that starts at (300, 200).
+    const rect = { left: 300, top: 200, width, height };
+    const out = withoutSpecks(mask, rect, [
+      { x: 330, y: 230, label: 1 },
+      { x: 454, y: 264, label: 1 },
+    ]);
+    expect(at(out, 154, 64)).toBe(255);
     expect(at(out, 102, 12)).toBe(0);
   });
 });

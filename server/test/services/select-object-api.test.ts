@@ -53,6 +53,7 @@ describe('checkSelection', () => {
     photo: 'ab'.repeat(16),
     points: [],
     level: 0,
+    crop: false,
     ...b,
   });
 
@@ -94,11 +95,12 @@ describe('selectObjectMask', () => {
   it('runs the selection task on the quick lane with the photo, its key and the tool it is for', async () => {
     const runTask = vi.fn(async () => ({
       images: [Buffer.from('png')],
-      metadata: { selectedShare: 0.2, level: 1, smaller: 2, larger: 0, computed: false },
+      metadata: { selectedShare: 0.2, box: '10,20,30,40', level: 1, smaller: 2, larger: 0, computed: false },
     }));
     const pool = { runTask } as unknown as EnginePool;
     expect(await selectObjectMask(pool, 'object-removal', image, prompt, opts())).toEqual({
       png: Buffer.from('png'),
+      box: [0, 0, size.width, size.height],
       level: 1,
       smaller: 2,
       larger: 0,
@@ -109,9 +111,17 @@ describe('selectObjectMask', () => {
       {
         forOperation: 'object-removal',
         image: image.bytes,
-        params: { kind: 'select', points: '5,5,1', level: 1, photo: photoKey(image.bytes) },
+        params: { kind: 'select', points: '5,5,1', level: 1, photo: photoKey(image.bytes), crop: false },
       },
       expect.objectContaining({ timeoutMs: 1000, hints: expect.objectContaining({ lane: 'quick', owner: 'u1' }) }),
+    );
+    // Asked for the selection's box alone, the answer says where that box is.
+    const cropped = await selectObjectMask(pool, 'object-removal', image, prompt, { ...opts(), crop: true });
+    expect(cropped.box).toEqual([10, 20, 30, 40]);
+    expect(runTask).toHaveBeenLastCalledWith(
+      SELECT_TASK,
+      expect.objectContaining({ params: expect.objectContaining({ crop: true }) }),
+      expect.anything(),
     );
   });
 

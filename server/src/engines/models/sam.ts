@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
+import type { Rect } from '../raster/geometry.js';
 import type { RawImage } from '../raster/image.js';
 import { resizeRaw } from '../raster/resize.js';
 import { samModelPaths } from './sam-files.js';
@@ -242,28 +243,62 @@ export function samUpsample(
 }
 
 /**
- * The mask (0/255) where samUpsample's logits are above 0, without the picture of floats: each row is blended from
- * its two low-resolution rows first, and a run of pixels between two low-resolution columns of one sign is filled
- * at once; only where the sign changes is each pixel blended.
+ * The part of the photo where samUpsample's logits can be above 0: the pixels blended from at least one positive
+ * low-resolution pixel. Undefined when none is.
  */
-export function samMask(lowRes: Float32Array, photo: { width: number; height: number }): Buffer {
-  const { width, height } = photo;
+export function samMaskBox(lowRes: Float32Array, photo: { width: number; height: number }): Rect | undefined {
+  let [j0, j1, i0, i1] = [SAM_MASK_SIDE, -1, SAM_MASK_SIDE, -1];
+  for (let i = 0; i < SAM_MASK_SIDE; i++) {
+    for (let j = 0; j < SAM_MASK_SIDE; j++) {
+      if ((lowRes[i * SAM_MASK_SIDE + j] as number) <= 0) continue;
+      j0 = Math.min(j0, j);
+      j1 = Math.max(j1, j);
+      i0 = Math.min(i0, i);
+      i1 = Math.max(i1, i);
+    }
+  }
   const k = lowResStep(photo, photo);
-  const cols = sources(width, k);
-  const rows = sources(height, k);
+  const [x0, x1] = reach(sources(photo.width, k), j0, j1);
+  const [y0, y1] = reach(sources(photo.height, k), i0, i1);
+  return x1 < x0 || y1 < y0 ? undefined : { left: x0, top: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+}
+
+/** The first and last pixel along an axis blended from a low-resolution pixel in [from, to] (sources are in order). */
+function reach(axis: { low: Int32Array; high: Int32Array }, from: number, to: number): [number, number] {
+  let first = 0;
+  while (first < axis.low.length && (axis.high[first] as number) < from) first++;
+  let last = axis.low.length - 1;
+  while (last >= 0 && (axis.low[last] as number) > to) last--;
+  return [first, last];
+}
+
+/**
+ * The mask (0/255) where samUpsample's logits are above 0, over `rect` of the photo (all of it by default), without
+ * the picture of floats: each row is blended from its two low-resolution rows first, and a run of pixels between two
+ * low-resolution columns of one sign is filled at once; only where the sign changes is each pixel blended.
+ */
+export function samMask(
+  lowRes: Float32Array,
+  photo: { width: number; height: number },
+  rect: Rect = { left: 0, top: 0, width: photo.width, height: photo.height },
+): Buffer {
+  const k = lowResStep(photo, photo);
+  const cols = sources(photo.width, k);
+  const rows = sources(photo.height, k);
+  const right = rect.left + rect.width;
   // The runs of columns between the same two low-resolution columns.
-  const runs: number[] = [0];
-  for (let x = 1; x < width; x++) if (cols.low[x] !== cols.low[x - 1]) runs.push(x);
-  runs.push(width);
-  const out = Buffer.alloc(width * height);
+  const runs: number[] = [rect.left];
+  for (let x = rect.left + 1; x < right; x++) if (cols.low[x] !== cols.low[x - 1]) runs.push(x);
+  runs.push(right);
+  const out = Buffer.alloc(rect.width * rect.height);
   const row = new Float32Array(SAM_MASK_SIDE);
-  for (let y = 0; y < height; y++) {
-    const r0 = (rows.low[y] as number) * SAM_MASK_SIDE;
-    const r1 = (rows.high[y] as number) * SAM_MASK_SIDE;
-    const fy = rows.f[y] as number;
+  for (let y = 0; y < rect.height; y++) {
+    const r0 = (rows.low[y + rect.top] as number) * SAM_MASK_SIDE;
+    const r1 = (rows.high[y + rect.top] as number) * SAM_MASK_SIDE;
+    const fy = rows.f[y + rect.top] as number;
     for (let j = 0; j < SAM_MASK_SIDE; j++)
       row[j] = (lowRes[r0 + j] as number) * (1 - fy) + (lowRes[r1 + j] as number) * fy;
-    const o = y * width;
+    const o = y * rect.width - rect.left;
     for (let r = 0; r + 1 < runs.length; r++) {
       const [x0, x1] = [runs[r] as number, runs[r + 1] as number];
       const a = row[cols.low[x0] as number] as number;

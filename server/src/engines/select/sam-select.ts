@@ -1,6 +1,7 @@
-import { type SamAnswer, type SamPoint, type SamPrompt, samMask, samUpsample } from '../models/sam.js';
+import { type SamAnswer, type SamPoint, type SamPrompt, samMask, samMaskBox, samUpsample } from '../models/sam.js';
 import { maskBox, type Rect } from '../raster/geometry.js';
 import { components, distanceTo, pieceRuns } from '../raster/morphology.js';
+import type { Part } from './grow.js';
 import type { SelectRequest } from './request.js';
 
 /**
@@ -42,8 +43,8 @@ export interface People {
 }
 
 export interface Selection {
-  /** 0/255 at the photo's size. */
-  mask: Buffer;
+  /** 0/255 over the part of the photo where the answer lies; undefined when nothing is selected. */
+  mask?: Part;
   /** The step on the ladder that was answered, and the steps there are below and above it. */
   level: number;
   smaller: number;
@@ -137,8 +138,9 @@ export async function samSelect(
   // The answer's low-resolution logits scaled up to the photo: what the decoder would answer at its size, a pass
   // cheaper (docs/select-object.md).
   const lowRes = chosen.lowRes && !more.length ? chosen.lowRes : (await decode(prompt, small)).lowRes;
+  const rect = samMaskBox(lowRes, photo);
   return {
-    mask: withoutSpecks(samMask(lowRes, photo), photo, request.points),
+    mask: rect && { data: withoutSpecks(samMask(lowRes, photo, rect), rect, request.points), rect },
     level: index - at,
     // A step not computed for this answer (it was not asked for) is offered: asking computes it.
     smaller: index === at && unknown.smaller ? 1 : index,
@@ -485,18 +487,17 @@ function toMask(answer: Pick<SamAnswer, 'logits' | 'width' | 'height'>): Mask {
 }
 
 /**
- * The mask without its specks: a piece holding one of the visitor's added points (or their click) stays, and so
- * does one at least MIN_PIECE of the largest piece that stays.
+ * The mask over `rect` of the photo without its specks: a piece holding one of the visitor's added points (or their
+ * click) stays, and so does one at least MIN_PIECE of the largest piece that stays.
  */
-export function withoutSpecks(mask: Buffer, size: { width: number; height: number }, points: SamPoint[]): Buffer {
-  const { width: w, height: h } = size;
+export function withoutSpecks(mask: Buffer, rect: Rect, points: SamPoint[]): Buffer {
+  const { width: w, height: h } = rect;
   const runs = pieceRuns(mask, w, h);
   if (runs.sizes.length < 2) return mask;
   const held = new Set<number>();
   for (const p of points) {
-    if (p.label !== 1) continue;
-    const x = Math.min(w - 1, Math.max(0, Math.round(p.x)));
-    const y = Math.min(h - 1, Math.max(0, Math.round(p.y)));
+    const [x, y] = [Math.round(p.x) - rect.left, Math.round(p.y) - rect.top];
+    if (p.label !== 1 || x < 0 || y < 0 || x >= w || y >= h) continue;
     for (let r = 0; r < runs.y.length; r++) {
       if (runs.y[r] === y && (runs.x0[r] as number) <= x && x < (runs.x1[r] as number))
         held.add(runs.piece[r] as number);

@@ -7,7 +7,7 @@ import { decode, decodeMask, encodePng, type RawImage } from '../raster/image.js
 import type { TaskEngine } from '../types.js';
 import { SelectionCache } from './cache.js';
 import { grabCutLabels } from './grabcut.js';
-import { growSelection } from './grow.js';
+import { growPart, place } from './grow.js';
 import { RecentAnswers } from './recent-answers.js';
 import { refineMask } from './refine-mask.js';
 import { requestOf } from './request.js';
@@ -69,8 +69,9 @@ export async function peopleOf(img: RawImage): Promise<People> {
  * - `prepare`: computes the photo's embedding and finds its people (peopleOf), and keeps them (metadata.computed:
  *   false when they were kept already).
  * - `select` (the default): the selection for `points` ("x,y,label;…"), `box` ("x0,y0,x1,y1") and `level`; one PNG
- *   out, the selection grown against halos, white = selected; metadata: selectedShare, level, smaller, larger
- *   (the steps the ladder has below and above), computed.
+ *   out, the selection grown against halos, white = selected, the photo's size or with `crop` its box alone;
+ *   metadata: selectedShare, box ("left,top,width,height", what the PNG covers with `crop`), level, smaller, larger
+ *   (the steps the ladder has below and above), computed. No PNG when nothing is selected.
  * - `mask`: a painted mask fitted to the object under it (refine-mask.ts, GrabCut).
  */
 const selectObjectEngine: TaskEngine = {
@@ -104,15 +105,20 @@ const selectObjectEngine: TaskEngine = {
       people,
     );
     const { width, height } = embedding;
-    const grown = growSelection(selection.mask, width, height);
+    const grown = selection.mask && growPart(selection.mask, embedding);
+    const steps = { level: selection.level, smaller: selection.smaller, larger: selection.larger, computed };
+    if (!grown) return { images: [], metadata: { selectedShare: 0, ...steps } };
+    // The page asks for the selection's box alone: a fraction of the photo's pixels to encode, send and draw.
+    const { rect } = grown;
+    const png = input.params.crop
+      ? await encodePng({ data: Buffer.from(grown.data), width: rect.width, height: rect.height, channels: 1 })
+      : await encodePng({ data: place(grown.data, rect, width, height), width, height, channels: 1 });
     return {
-      images: [await encodePng({ data: grown, width, height, channels: 1 })],
+      images: [png],
       metadata: {
-        selectedShare: shareOf(grown),
-        level: selection.level,
-        smaller: selection.smaller,
-        larger: selection.larger,
-        computed,
+        selectedShare: shareOf(grown.data) * ((rect.width * rect.height) / (width * height)),
+        box: [rect.left, rect.top, rect.width, rect.height].join(','),
+        ...steps,
       },
     };
   },
@@ -133,7 +139,7 @@ const selectObjectEngine: TaskEngine = {
   },
 };
 
-function shareOf(mask: Buffer): number {
+function shareOf(mask: Uint8Array): number {
   let selected = 0;
   for (const v of mask) if (v) selected++;
   return selected / mask.length;

@@ -10,11 +10,23 @@ export type SelectionPrompt =
   | { x0: number; y0: number; x1: number; y1: number };
 export type ClickMode = 'new' | 'add' | 'remove';
 
-/** A selection's answer: the mask (white = selected, the photo's size) and the steps smaller and larger there are. */
+/**
+ * A selection's answer: the mask (white = selected) of the part of the photo around the selection, where that part
+ * lies in the photo (`box`, its pixels, of a photo of `photo`'s size), and the steps smaller and larger there are.
+ */
 export interface SelectionAnswer {
   mask: Blob;
+  box: { left: number; top: number; width: number; height: number };
+  photo: { width: number; height: number };
   smaller: number;
   larger: number;
+}
+
+/** Where an answer's mask lies on a picture of the photo drawn at `width` x `height`: its pixels, not whole. */
+export function placeOn(answer: SelectionAnswer, width: number, height: number) {
+  const [sx, sy] = [width / answer.photo.width, height / answer.photo.height];
+  const { left, top, width: w, height: h } = answer.box;
+  return { x: left * sx, y: top * sy, width: w * sx, height: h * sy };
 }
 
 /**
@@ -56,11 +68,13 @@ export class PreparedSelection {
 
   /** A selection on the photo; `ask` gives its points, box and level in the prepared photo's pixels. */
   async select(
-    ask: (photo: PreparedPhoto) => Omit<SelectOnPrepared, 'operation' | 'photo' | 'level'> & { level?: number },
+    ask: (
+      photo: PreparedPhoto,
+    ) => Omit<SelectOnPrepared, 'operation' | 'photo' | 'level' | 'crop'> & { level?: number },
   ): Promise<SelectionAnswer> {
     const send = async (fresh: boolean) => {
       const photo = await this.prepare(fresh);
-      return requestSelectionOn({ ...ask(photo), operation: this.operation, photo: photo.photo }, this.signal);
+      return requestSelectionOn({ ...ask(photo), operation: this.operation, photo: photo.photo }, photo, this.signal);
     };
     return send(false).catch((err) => {
       if ((err as { code?: string }).code !== 'SELECT_PHOTO_GONE') throw err;
@@ -69,18 +83,28 @@ export class PreparedSelection {
   }
 }
 
-/** `POST /api/select-object/prompt`: a click, points added or taken away, a box or a step, on a prepared photo. */
+/**
+ * `POST /api/select-object/prompt`: a click, points added or taken away, a box or a step, on a prepared photo. The
+ * answer is the selection's box alone (`crop`): a fraction of the photo's pixels to decode and draw.
+ */
 async function requestSelectionOn(
-  body: Omit<SelectOnPrepared, 'level' | 'operation'> & { operation: OperationId; level?: number },
+  body: Omit<SelectOnPrepared, 'level' | 'operation' | 'crop'> & { operation: OperationId; level?: number },
+  photo: PreparedPhoto,
   signal?: AbortSignal,
 ): Promise<SelectionAnswer> {
   const res = await post('/api/select-object/prompt', body.operation, {
-    body: JSON.stringify(body),
+    body: JSON.stringify({ ...body, crop: true }),
     headers: { 'content-type': 'application/json' },
     signal,
   });
+  const [left = 0, top = 0, width = photo.width, height = photo.height] = (res.headers.get('X-Selection-Box') ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map(Number);
   return {
     mask: await res.blob(),
+    box: { left, top, width, height },
+    photo: { width: photo.width, height: photo.height },
     smaller: Number(res.headers.get('X-Selection-Smaller') ?? 0),
     larger: Number(res.headers.get('X-Selection-Larger') ?? 0),
   };

@@ -7,7 +7,7 @@ import type { ClickMode, SelectionPrompt } from '../selectObject';
 import { useObjectUrl } from '../workspace/UploadArea';
 import { MaskFitBar } from './MaskFitBar';
 import { MaskToolbar, type Tool } from './MaskToolbar';
-import { exportMask, maskSize, selectionLayer } from './mask';
+import { exportMask, maskSize, selectionStroke } from './mask';
 import { SelectionBar } from './SelectionBar';
 import { useKeyboardCrosshair } from './useKeyboardCrosshair';
 import { useMaskFit } from './useMaskFit';
@@ -124,8 +124,8 @@ export function MaskEditor({
     const mask = pendingMask.current;
     pendingMask.current = null;
     if (mask) {
-      selectionLayer(mask, size.width, size.height).then(
-        (layer) => canvasRef.current === canvas && history.add({ kind: 'select', layer }, true),
+      selectionStroke(mask, { x: 0, y: 0, ...size }).then(
+        (stroke) => canvasRef.current === canvas && history.add(stroke, true),
         () => undefined, // an unreadable mask leaves the canvas empty, to paint again
       );
     }

@@ -1,7 +1,7 @@
 import type { OperationId } from '@ai-editor/core';
 import { type RefObject, useEffect, useState } from 'react';
 import { requestFit } from '../selectObject';
-import { exportMask, type Stroke, selectionLayer } from './mask';
+import { exportMask, type Stroke, selectionStroke } from './mask';
 import { useMaskRequest } from './useMaskRequest';
 
 /**
@@ -36,9 +36,14 @@ export function useMaskFit({
     if (!painted) return;
     await request.run(
       'Fitting the mask to the object…',
-      async (signal) => selectionLayer(await requestFit(file, operation, painted, signal), canvas.width, canvas.height),
-      (layer) => {
-        const stroke: Stroke = { kind: 'select', layer };
+      async (signal) =>
+        selectionStroke(await requestFit(file, operation, painted, signal), {
+          x: 0,
+          y: 0,
+          width: canvas.width,
+          height: canvas.height,
+        }),
+      (stroke) => {
         add(stroke, true);
         setFit(stroke);
         return 'The mask now fits the object. Use my painted mask goes back to what you painted.';

@@ -1,7 +1,7 @@
 import type { OperationId } from '@ai-editor/core';
 import { type RefObject, useEffect, useRef, useState } from 'react';
-import { type ClickMode, PreparedSelection, type SelectionPrompt } from '../selectObject';
-import { type Stroke, selectionLayer } from './mask';
+import { type ClickMode, PreparedSelection, placeOn, type SelectionPrompt } from '../selectObject';
+import { type Stroke, selectionStroke } from './mask';
 import { useMaskRequest } from './useMaskRequest';
 
 type Point = { x: number; y: number; label: 0 | 1 };
@@ -92,10 +92,9 @@ export function useSelectionRequest({
       'Selecting the object…',
       async () => {
         const answer = await photo().select(() => ask);
-        return { answer, layer: await selectionLayer(answer.mask, s.canvas.width, s.canvas.height) };
+        return { answer, stroke: await selectionStroke(answer.mask, placeOn(answer, s.canvas.width, s.canvas.height)) };
       },
-      ({ answer, layer }) => {
-        const stroke: Stroke = { kind: 'select', layer };
+      ({ answer, stroke }) => {
         if (live) remove(live.stroke);
         add(stroke, true);
         setCurrent({ ...ask, smaller: answer.smaller, larger: answer.larger, stroke });

@@ -1,7 +1,7 @@
 import type { OperationId } from '@ai-editor/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { fetchBlob, ToolError } from '../jobs';
-import { PreparedSelection } from '../selectObject';
+import { PreparedSelection, placeOn } from '../selectObject';
 import { combine, greyPixels, inside, type Mask, overlay } from './segmentMask';
 
 /** A canvas of `width` x `height` with `pixels` (RGBA) on it. */
@@ -13,21 +13,29 @@ function canvasOf(pixels: Uint8ClampedArray<ArrayBuffer>, width: number, height:
   return canvas;
 }
 
-/** An image file's RGBA pixels, drawn at `width` x `height` (upright, as the server decodes it). */
-async function pixelsOf(blob: Blob, width: number, height: number): Promise<Uint8ClampedArray> {
+/**
+ * An image file's RGBA pixels on a picture of `width` x `height` (upright, as the server decodes it), drawn over all
+ * of it or at `at`.
+ */
+async function pixelsOf(
+  blob: Blob,
+  width: number,
+  height: number,
+  at = { x: 0, y: 0, width, height },
+): Promise<Uint8ClampedArray> {
   const bitmap = await createImageBitmap(blob);
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
   const ctx = canvas.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
-  ctx.drawImage(bitmap, 0, 0, width, height);
+  ctx.drawImage(bitmap, at.x, at.y, at.width, at.height);
   bitmap.close();
   return ctx.getImageData(0, 0, width, height).data;
 }
 
-/** A mask PNG's grey levels (its red channel), at `width` x `height`. */
-async function maskOf(blob: Blob, width: number, height: number): Promise<Uint8Array> {
-  const rgba = await pixelsOf(blob, width, height);
+/** A mask PNG's grey levels (its red channel), on a picture of `width` x `height` (drawn over all of it or at `at`). */
+async function maskOf(blob: Blob, width: number, height: number, at?: ReturnType<typeof placeOn>): Promise<Uint8Array> {
+  const rgba = await pixelsOf(blob, width, height, at);
   const out = new Uint8Array(width * height);
   for (let i = 0; i < out.length; i++) out[i] = rgba[i * 4] as number;
   return out;
@@ -140,7 +148,7 @@ export function useSelectionEdit({
       const answer = await selection(file).select((p) => ({
         points: [{ x: (x * p.width) / mask.width, y: (y * p.height) / mask.height, label: 1 }],
       }));
-      const object = await maskOf(answer.mask, mask.width, mask.height);
+      const object = await maskOf(answer.mask, mask.width, mask.height, placeOn(answer, mask.width, mask.height));
       setMasks((m) => [...m, combine(mask, object, take)]);
       setStatus(take ? 'Object taken out of the selection.' : 'Object added to the selection.');
     } catch (err) {
