@@ -46,9 +46,12 @@ function getSessions(threads: number) {
   sessions ??= (async () => {
     const files = samModelPaths();
     const options = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' as const };
+    // The decoder on one thread: a pass is tens of milliseconds, and where the page or a job shares the cores, two
+    // threads wait on each other (bench:select-object, browser: later clicks' worst 558 -> 386 ms; idle, the
+    // engine's later clicks take the same, median 65 / 69-76 ms).
     const [encoder, decoder] = await Promise.all([
       ort.InferenceSession.create(files.encoder, options),
-      ort.InferenceSession.create(decoderWithAllMasks(files.decoder), options),
+      ort.InferenceSession.create(decoderWithAllMasks(files.decoder), { ...options, intraOpNumThreads: 1 }),
     ]);
     return { encoder, decoder };
   })();
