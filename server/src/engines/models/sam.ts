@@ -47,8 +47,8 @@ function getSessions(threads: number) {
     const files = samModelPaths();
     const options = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' as const };
     // The decoder on one thread: a pass is tens of milliseconds, and where the page or a job shares the cores, two
-    // threads wait on each other (bench:select-object, browser: later clicks' worst 558 -> 386 ms; idle, the
-    // engine's later clicks take the same, median 65 / 69-76 ms).
+    // threads wait on each other (a pass beside one busy process: 44 ms on one thread, 87-91 ms on two; idle,
+    // bench:select-object's latency part gives later clicks a median of 69-76 ms on one, 65 ms on two).
     const [encoder, decoder] = await Promise.all([
       ort.InferenceSession.create(files.encoder, options),
       ort.InferenceSession.create(decoderWithAllMasks(files.decoder), { ...options, intraOpNumThreads: 1 }),
