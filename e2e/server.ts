@@ -21,6 +21,11 @@ export async function startServer(opts: {
   dataDir?: string;
   /** How long to wait for /api/health (300 s by default). */
   readyTimeoutMs?: number;
+  /**
+   * Wait for /api/health/ready too: the engine hosts have loaded and warmed their models, so that a bench timing
+   * the first jobs does not share the cores with the loading.
+   */
+  untilWarm?: boolean;
 }): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ai-editor-e2e-'));
   // E2E_SERVER_ENTRY lets a run point at another entry file (e.g. a patched copy while wiring a route).
@@ -42,18 +47,19 @@ export async function startServer(opts: {
   const url = `http://127.0.0.1:${opts.port}`;
   // Generous: the machine may be shared with other busy processes.
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 300_000);
+  const probe = opts.untilWarm ? '/api/health/ready' : '/api/health';
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before it was ready`);
     try {
-      const res = await fetch(`${url}/api/health`);
-      // 503 means a part is degraded, but the server is up and serving.
-      if (res.status === 200 || res.status === 503) break;
+      const res = await fetch(`${url}${probe}`);
+      // 503 means a part is degraded, but the server is up and serving (readiness: not ready yet).
+      if (res.status === 200 || (res.status === 503 && !opts.untilWarm)) break;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server did not answer /api/health within ${(opts.readyTimeoutMs ?? 300_000) / 1000} s`);
+      throw new Error(`server did not answer ${probe} within ${(opts.readyTimeoutMs ?? 300_000) / 1000} s`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }

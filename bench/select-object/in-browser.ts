@@ -34,6 +34,7 @@ export async function clickToScreen(photos: Photo[]): Promise<ClickTimes> {
     port,
     env: { DAILY_USES_PER_OPERATION: '1000', AUTH_EMULATOR_PORT: String(port + 1) },
     readyTimeoutMs: 600_000,
+    untilWarm: true,
   });
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
