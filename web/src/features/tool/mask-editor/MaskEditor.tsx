@@ -213,7 +213,7 @@ export function MaskEditor({
                   data-testid="selecting"
                   className="pointer-events-none absolute top-3 left-1/2 flex -translate-x-1/2 items-center gap-2 rounded-full bg-background/90 px-3 py-1.5 text-sm font-medium shadow"
                 >
-                  <Loader2 className="size-4 animate-spin" aria-hidden /> Selecting object…
+                  <Loader2 className="size-4 animate-spin-late" aria-hidden /> Selecting object…
                 </span>
               )}
               {fit.fitting && (

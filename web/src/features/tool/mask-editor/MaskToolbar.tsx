@@ -64,7 +64,7 @@ export function MaskToolbar({
           onClick={() => setTool('select')}
           disabled={disabled}
         >
-          {selecting ? <Loader2 className="animate-spin" aria-hidden /> : <MousePointerClick aria-hidden />}
+          {selecting ? <Loader2 className="animate-spin-late" aria-hidden /> : <MousePointerClick aria-hidden />}
         </BarButton>
         <BarButton label="Brush" active={tool === 'brush'} onClick={() => setTool('brush')} disabled={disabled}>
           <Brush aria-hidden />
