@@ -46,12 +46,15 @@ function getSessions(threads: number) {
   sessions ??= (async () => {
     const files = samModelPaths();
     const options = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' as const };
-    // The decoder on one thread: a pass is tens of milliseconds, and where the page or a job shares the cores, two
-    // threads wait on each other (a pass beside one busy process: 44 ms on one thread, 87-91 ms on two; idle,
-    // bench:select-object's latency part gives later clicks a median of 69-76 ms on one, 65 ms on two).
+    // The decoder's threads sleep when they wait rather than spin: a pass is tens of milliseconds, and spinning
+    // threads take the cores from whatever shares them (60 passes at the analysis size: idle 45.7 ms on one thread,
+    // 34.0 on two spinning, 35.8 on two sleeping; beside a busy process 50.8, 67.2 and 43.9 ms).
     const [encoder, decoder] = await Promise.all([
       ort.InferenceSession.create(files.encoder, options),
-      ort.InferenceSession.create(decoderWithAllMasks(files.decoder), { ...options, intraOpNumThreads: 1 }),
+      ort.InferenceSession.create(decoderWithAllMasks(files.decoder), {
+        ...options,
+        extra: { session: { intra_op: { allow_spinning: '0' } } },
+      }),
     ]);
     return { encoder, decoder };
   })();
