@@ -90,7 +90,10 @@ export class Host {
         // come from the heap, where they stay after the job: a fixed threshold returns them. Six identical 2x
         // upscales of a 960x675 photo in one process: memory after each 609 -> 668 MB without, 526-582 MB with;
         // bench:soak's 2x of 1920x1350 in a host: 1021, 1030, 1032 MB after each (the third had gone over 3 GB).
-        MALLOC_MMAP_THRESHOLD_: '131072',
+        // 4 MB, not lower: each block over it is mapped afresh and faulted in page by page, which made a selection's
+        // mask work (1-3 MB masks) two to three times slower at 128 kB. bench:soak (8 jobs), 128 kB against 4 MB:
+        // hosts 1844 and 1665 MB against 1921 and 1741 MB after the last job, +1.5 % and +2.0 % over the first.
+        MALLOC_MMAP_THRESHOLD_: String(4 * 1024 * 1024),
         ...process.env,
         [HOST_OPTIONS_ENV]: JSON.stringify(options),
       },
