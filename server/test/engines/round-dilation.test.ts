@@ -1,6 +1,7 @@
 /** The round brush every selection is grown with (raster/morphology.ts dilate, 'round'). */
 import { describe, expect, it } from 'vitest';
 import { dilate } from '../../src/engines/raster/morphology.js';
+import { seededRandom } from '../../src/engines/raster/random.js';
 
 /** Every pixel within `radius` of a set pixel, by looking at each pair. */
 function withinDistance(mask: Uint8Array, w: number, h: number, radius: number): Uint8Array {
@@ -14,11 +15,7 @@ function withinDistance(mask: Uint8Array, w: number, h: number, radius: number):
 describe('dilate with a round brush', () => {
   it('sets exactly the pixels within the radius of the map, at the edges too', () => {
     const [w, h] = [90, 60];
-    let seed = 3;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seededRandom(3);
     const mask = new Uint8Array(w * h);
     for (let i = 0; i < mask.length; i++) if (random() < 0.004) mask[i] = 255;
     // A bar, and a pixel in a corner.

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dilate } from '../../src/engines/raster/morphology.js';
+import { seededRandom } from '../../src/engines/raster/random.js';
 import { dilationRadius, growSelection } from '../../src/engines/select/grow.js';
 
 function wholePhotoGrowth(mask: Uint8Array, width: number, height: number): Buffer {
@@ -14,11 +15,7 @@ function wholePhotoGrowth(mask: Uint8Array, width: number, height: number): Buff
 describe('growSelection', () => {
   it('grows as a round dilation of the whole photo would, near its edges too; nothing selected stays nothing', () => {
     const [width, height] = [640, 400];
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seededRandom(7);
     for (const [cx, cy, rx, ry] of [
       [320, 200, 60, 40], // in the middle
       [3, 396, 30, 20], // in a corner
