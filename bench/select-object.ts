@@ -253,6 +253,13 @@ async function inBrowser() {
   console.log(
     `| later (another object, Larger, an Alt-click taking one away) | ${times.later.length} | ${median(times.later).toFixed(0)} ms | ${Math.max(...times.later).toFixed(0)} ms |`,
   );
+  for (const [part, what] of [
+    ['prepare', 'first: the preparation request (the photo sent)'],
+    ['request', 'first: the selection request'],
+  ] as const) {
+    const v = times.firstParts.map((p) => p[part]);
+    console.log(`| ${what} | ${v.length} | ${median(v).toFixed(0)} ms | ${Math.max(...v).toFixed(0)} ms |`);
+  }
   const parts = times.laterParts;
   for (const [part, what] of [
     ['before', 'later: the page, click to request'],

@@ -19,6 +19,8 @@ export interface ClickTimes {
   later: number[];
   /** Each later click in three parts: the page before its request, the request, the page after the answer. */
   laterParts: { before: number; request: number; after: number }[];
+  /** Each first click's preparation request (sent to answered) and its selection request. */
+  firstParts: { prepare: number; request: number }[];
 }
 
 type Photo = { name: string; image: Buffer; width: number; height: number; points: { x: number; y: number }[] };
@@ -41,11 +43,12 @@ export async function clickToScreen(photos: Photo[]): Promise<ClickTimes> {
     const cookie = await signIn(server.url);
     const context = await signedInContext(browser, server.url, cookie, timerScript);
     const page = await context.newPage();
-    const times: ClickTimes = { first: [], later: [], laterParts: [] };
+    const times: ClickTimes = { first: [], later: [], laterParts: [], firstParts: [] };
     for (const [k, photo] of photos.entries()) {
       const measured = await onePhoto(page, server.url, photo);
       if (k === 0) continue;
-      times.first.push(measured.first);
+      times.first.push(measured.first.total);
+      times.firstParts.push(measured.first.parts);
       times.later.push(...measured.later.map((c) => c.total));
       times.laterParts.push(...measured.later.map((c) => c.parts));
       console.error(`  clicked in the browser: ${photo.name}`);
@@ -78,7 +81,23 @@ function timerScript() {
 
 type Timed = { total: number; parts: ClickTimes['laterParts'][number] };
 
-async function onePhoto(page: Page, base: string, photo: Photo): Promise<{ first: number; later: Timed[] }> {
+/** The time in the page's resource timing of the first request to `path` after the pointer went down. */
+function requestTime(page: Page, path: string): Promise<{ start: number; end: number }> {
+  return page.evaluate((path) => {
+    const w = window as unknown as Marks;
+    const [request] = performance
+      .getEntriesByType('resource')
+      .filter((e) => e.name.includes(path) && e.startTime >= (w.startedAt as number));
+    if (!request) throw new Error(`no request to ${path} after the click`);
+    return { start: request.startTime, end: (request as PerformanceResourceTiming).responseEnd };
+  }, path);
+}
+
+async function onePhoto(
+  page: Page,
+  base: string,
+  photo: Photo,
+): Promise<{ first: { total: number; parts: ClickTimes['firstParts'][number] }; later: Timed[] }> {
   const buffer = await sharp(photo.image).resize(SIZE.width, SIZE.height, { fit: 'fill' }).png().toBuffer();
   await page.goto(`${base}/features/object-removal`);
   await page
@@ -102,26 +121,31 @@ async function onePhoto(page: Page, base: string, photo: Photo): Promise<{ first
   /** `timed`, with the click's selection request read from the page's resource timing. */
   const timedParts = async (act: () => Promise<void>): Promise<Timed> => {
     const total = await timed(act);
-    const parts = await page.evaluate(() => {
-      const w = window as unknown as Marks;
-      const [request] = performance
-        .getEntriesByType('resource')
-        .filter((e) => e.name.includes('/api/select-object/prompt') && e.startTime >= (w.startedAt as number));
-      if (!request) throw new Error('no selection request after the click');
-      const end = (request as PerformanceResourceTiming).responseEnd;
-      return {
-        before: request.startTime - (w.startedAt as number),
-        request: end - request.startTime,
-        after: (w.shownAt as number) - end,
-      };
+    const request = await requestTime(page, '/api/select-object/prompt');
+    const marks = await page.evaluate(() => {
+      const { startedAt, shownAt } = window as unknown as Marks;
+      return { startedAt, shownAt };
     });
+    const parts = {
+      before: request.start - (marks.startedAt as number),
+      request: request.end - request.start,
+      after: (marks.shownAt as number) - request.end,
+    };
     return { total, parts };
   };
   const [atA, atB] = [await at(a), await at(b)];
-  const first = await timed(async () => {
+  const firstTotal = await timed(async () => {
     await page.getByRole('button', { name: 'Select object' }).click();
     await page.mouse.click(...atA);
   });
+  const [prepare, select] = [
+    await requestTime(page, '/api/select-object/prepare'),
+    await requestTime(page, '/api/select-object/prompt'),
+  ];
+  const first = {
+    total: firstTotal,
+    parts: { prepare: prepare.end - prepare.start, request: select.end - select.start },
+  };
   const later = [await timedParts(() => page.mouse.click(...atB))];
   // Larger, when the ladder has a step above the object.
   const larger = page.getByRole('button', { name: 'Larger' });
