@@ -16,7 +16,7 @@ const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures');
  * `held-out` judged the restoration and HDR methods of issue 45 and is seen now; each later held-out set was committed
  * before the change it judged ran on it. A tool has cases in the sets made for it only.
  */
-export const CASE_SETS = ['held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'tuning'] as const;
+export const CASE_SETS = ['held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'held-out-5', 'tuning'] as const;
 export type CaseSet = (typeof CASE_SETS)[number];
 
 /** A photo by its place: `held-out/x.jpg`, `tuning/x.png` (under bench/quality) or `fixtures/x.png`. */
@@ -58,6 +58,13 @@ export const RESTORATION_CASES: Partial<Record<CaseSet, RestorationCase[]>> = {
     { name: 'abbey', photo: 'held-out-4/abbey-grey.jpg', seed: 132 },
     { name: 'motorcycle', photo: 'held-out-4/motorcycle-grey.jpg', seed: 133 },
     { name: 'pier', photo: 'held-out-4/pier-grey.jpg', seed: 134 },
+  ],
+  'held-out-5': [
+    { name: 'forest', photo: 'held-out-5/forest-grey.jpg', seed: 141 },
+    { name: 'hotel', photo: 'held-out-5/hotel-grey.jpg', seed: 142 },
+    { name: 'raccoon', photo: 'held-out-5/raccoon-grey.jpg', seed: 143 },
+    { name: 'deck', photo: 'held-out-5/deck-grey.jpg', seed: 144 },
+    { name: 'jetty', photo: 'held-out-5/jetty-grey.jpg', seed: 145 },
   ],
   tuning: [
     { name: 'camera', photo: 'fixtures/camera.png', seed: 201 },
