@@ -1,8 +1,11 @@
 /**
- * Fills thin marks (scratches, dust) from the pixels around them by normalised convolution (Knutsson & Westin
- * 1993): each marked pixel becomes the Gaussian-weighted mean of the unmarked pixels near it, with a wider Gaussian
- * where a mark is too deep for the narrow one to reach across. Marks a few pixels wide are bridged smoothly, without
- * copying texture from elsewhere that may not belong there. Only marked pixels are computed; the rest is unchanged.
+ * Fills thin marks (scratches, dust) from the pixels around them, in two steps. Each marked pixel first looks both
+ * ways along 16 directions for the nearest unmarked pixel each way (up to REACH px): each such pair's interpolation
+ * counts by how well its two ends agree, so a line or edge that crosses the mark is continued across it
+ * (edge-directed interpolation, as deinterlacers fill a missing line). Pixels without such a pair are then each
+ * the Gaussian-weighted mean of the unmarked pixels near it, by normalised convolution (Knutsson & Westin 1993),
+ * with a wider Gaussian where a mark is too deep for the narrow one to reach across. No texture is copied from
+ * elsewhere that may not belong there. Only marked pixels are computed; the rest is unchanged.
  */
 export function fillThinMarks(
   data: Buffer,
@@ -15,6 +18,7 @@ export function fillThinMarks(
   const out = Buffer.from(data);
   let pending: number[] = [];
   for (let i = 0; i < mask.length; i++) if (mask[i]) pending.push(i);
+  pending = alongLines(data, w, h, channels, mask, pending, out);
   const sigmas = [1, 3, 9];
   const acc = new Float64Array(channels);
   for (let s = 0; s < sigmas.length && pending.length; s++) {
@@ -56,4 +60,75 @@ export function fillThinMarks(
     onProgress?.((s + 1) / sigmas.length);
   }
   return out;
+}
+
+/** How far each way a marked pixel looks for an unmarked one (marks are 1-3 px wide; across at a slant, more). */
+const REACH = 10;
+/**
+ * How much two ends may differ (grey levels, RMS over the channels) and still count: a pair's weight falls as a
+ * Gaussian of their difference with this deviation. On the quality bench's seen restoration sets (16 photos, marks
+ * as the engine finds them), 10, 20 and 30 brought back 78.1, 78.4 and 78.3 % of the damaged pixels; normalised
+ * convolution alone 77.1.
+ */
+const AGREE = 20;
+
+/** Each direction's steps (16 directions over a half turn), one pixel apart along it, rounded to pixels. */
+const STEPS: [number, number][][] = Array.from({ length: 16 }, (_, k) => {
+  const [c, s] = [Math.cos((k * Math.PI) / 16), Math.sin((k * Math.PI) / 16)];
+  return Array.from(
+    { length: REACH },
+    (_, t) => [Math.round((t + 1) * c), Math.round((t + 1) * s)] as [number, number],
+  );
+});
+
+/**
+ * The edge-directed step of fillThinMarks: fills into `out` each pixel of `pending` that has an unmarked pixel both
+ * ways along some direction within REACH, and answers the pixels left.
+ */
+function alongLines(
+  data: Buffer,
+  w: number,
+  h: number,
+  channels: number,
+  mask: Uint8Array,
+  pending: number[],
+  out: Buffer,
+): number[] {
+  const left: number[] = [];
+  const acc = new Float64Array(channels);
+  /** The distance in steps to the nearest unmarked pixel from (x, y) along `steps` (`sign` 1 or -1), or 0. */
+  const reach = (x: number, y: number, steps: [number, number][], sign: number) => {
+    for (let t = 0; t < steps.length; t++) {
+      const [dx, dy] = steps[t] as [number, number];
+      const [xx, yy] = [x + sign * dx, y + sign * dy];
+      if (xx < 0 || yy < 0 || xx >= w || yy >= h) return 0;
+      if (!mask[yy * w + xx]) return t + 1;
+    }
+    return 0;
+  };
+  for (const i of pending) {
+    const x = i % w;
+    const y = (i - x) / w;
+    let weight = 0;
+    acc.fill(0);
+    for (const steps of STEPS) {
+      const ta = reach(x, y, steps, 1);
+      const tb = ta && reach(x, y, steps, -1);
+      if (!tb) continue;
+      const [ax, ay] = steps[ta - 1] as [number, number];
+      const [bx, by] = steps[tb - 1] as [number, number];
+      const a = ((y + ay) * w + x + ax) * channels;
+      const b = ((y - by) * w + x - bx) * channels;
+      let d2 = 0;
+      for (let c = 0; c < channels; c++) d2 += ((data[a + c] as number) - (data[b + c] as number)) ** 2;
+      // The nearer end counts more; pairs that agree count most, and nearer pairs more than far ones.
+      const wt = Math.exp(-d2 / channels / (2 * AGREE * AGREE)) / (ta + tb);
+      for (let c = 0; c < channels; c++)
+        acc[c] = (acc[c] as number) + (wt * ((data[a + c] as number) * tb + (data[b + c] as number) * ta)) / (ta + tb);
+      weight += wt;
+    }
+    if (weight > 0) for (let c = 0; c < channels; c++) out[i * channels + c] = Math.round((acc[c] as number) / weight);
+    else left.push(i);
+  }
+  return left;
 }
