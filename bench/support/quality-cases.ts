@@ -16,7 +16,7 @@ const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures');
  * `held-out` judged the restoration and HDR methods of issue 45 and is seen now; each later held-out set was committed
  * before the change it judged ran on it. A tool has cases in the sets made for it only.
  */
-export const CASE_SETS = ['held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'held-out-5', 'tuning'] as const;
+export const CASE_SETS = ['held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'held-out-5', 'held-out-6', 'tuning'] as const;
 export type CaseSet = (typeof CASE_SETS)[number];
 
 /** A photo by its place: `held-out/x.jpg`, `tuning/x.png` (under bench/quality) or `fixtures/x.png`. */
@@ -65,6 +65,12 @@ export const RESTORATION_CASES: Partial<Record<CaseSet, RestorationCase[]>> = {
     { name: 'raccoon', photo: 'held-out-5/raccoon-grey.jpg', seed: 143 },
     { name: 'deck', photo: 'held-out-5/deck-grey.jpg', seed: 144 },
     { name: 'jetty', photo: 'held-out-5/jetty-grey.jpg', seed: 145 },
+  ],
+  'held-out-6': [
+    { name: 'squirrel', photo: 'held-out-6/squirrel-grey.jpg', seed: 151 },
+    { name: 'pagoda', photo: 'held-out-6/pagoda-grey.jpg', seed: 152 },
+    { name: 'aloe', photo: 'held-out-6/aloe-grey.jpg', seed: 153 },
+    { name: 'leuven', photo: 'held-out-6/leuven-grey.jpg', seed: 154 },
   ],
   tuning: [
     { name: 'camera', photo: 'fixtures/camera.png', seed: 201 },
