@@ -16,7 +16,15 @@ const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures');
  * `held-out` judged the restoration and HDR methods of issue 45 and is seen now; each later held-out set was committed
  * before the change it judged ran on it. A tool has cases in the sets made for it only.
  */
-export const CASE_SETS = ['held-out', 'held-out-2', 'held-out-3', 'held-out-4', 'held-out-5', 'held-out-6', 'tuning'] as const;
+export const CASE_SETS = [
+  'held-out',
+  'held-out-2',
+  'held-out-3',
+  'held-out-4',
+  'held-out-5',
+  'held-out-6',
+  'tuning',
+] as const;
 export type CaseSet = (typeof CASE_SETS)[number];
 
 /** A photo by its place: `held-out/x.jpg`, `tuning/x.png` (under bench/quality) or `fixtures/x.png`. */
