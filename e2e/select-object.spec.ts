@@ -4,10 +4,10 @@ import { expect, type Page, test } from './fixtures';
 import { allowUse, choosePhoto, expectResult, fixture, painted, skipTutorials } from './tool-support';
 
 /**
- * Select object in the mask editor, against the real server and model: open it (the photo is prepared for the first
- * click), click the cup in coffee.png, see its mask, erase part of it, undo and redo across the selection, submit
- * and get a result. The cup's hand-traced outline (fixtures/masks/coffee.png) is the truth the selection is
- * measured against.
+ * Select object in the mask editor, against the real server and model: open the photo (it is prepared for Select
+ * object's first click), click the cup in coffee.png, see its mask, erase part of it, undo and redo across the
+ * selection, submit and get a result. The cup's hand-traced outline (fixtures/masks/coffee.png) is the truth the
+ * selection is measured against.
  */
 
 /** The cup's truth (600x400, 1 = cup) and the cup pixel nearest its centroid, as shares of the photo. */
@@ -57,20 +57,21 @@ test('select object: click the cup, see its mask, erase part, undo across it, su
   test.setTimeout(900_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   const truth = await cupTruth();
-  const canvas = await openEditor(page);
-  const selectTool = page.getByRole('button', { name: 'Select object' });
-  // Opening Select object sends the photo to be prepared for the first click.
+  // Opening the photo in the editor sends it to be prepared for Select object's first click, before the tool is
+  // chosen.
   const prepared = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/select-object/prepare', {
     timeout: 600_000,
   });
+  const canvas = await openEditor(page);
+  expect((await prepared).status()).toBe(200);
+  const selectTool = page.getByRole('button', { name: 'Select object' });
   await selectTool.click();
   await expect(selectTool).toHaveAttribute('aria-pressed', 'true');
-  expect((await prepared).status()).toBe(200);
 
   const box = await canvas.boundingBox();
   if (!box) throw new Error('no canvas box');
   const at = (fx: number, fy: number) => [box.x + box.width * fx, box.y + box.height * fy] as const;
-  // The click sends coordinates only: the photo was sent once, when Select object was chosen.
+  // The click sends coordinates only: the photo was sent once, when the editor opened it.
   const selected = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/select-object/prompt', {
     timeout: 600_000,
   });

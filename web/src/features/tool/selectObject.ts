@@ -30,7 +30,7 @@ export function placeOn(answer: SelectionAnswer, width: number, height: number) 
 }
 
 /**
- * `POST /api/select-object/prepare`: sends the photo once when Select object is opened; the server computes what
+ * `POST /api/select-object/prepare`: sends the photo once, before its first selection; the server computes what
  * every click needs and answers the photo's id, which the clicks then name (coordinates only, no upload), and its
  * size (the pixels the clicks are given in).
  */

@@ -31,6 +31,7 @@ export function MaskEditor({
   file,
   operation = 'object-removal',
   disabled: outsideDisabled,
+  mayUse = false,
   onPaintChange,
   onBusyChange,
   initialMask,
@@ -42,6 +43,12 @@ export function MaskEditor({
   /** The tool the mask is for: the selection follows its access rules. */
   operation?: OperationId;
   disabled: boolean;
+  /**
+   * The visitor may use the tool: the photo is prepared for Select object as soon as it opens, so that the first
+   * click after choosing Select object finds its preparation done. Otherwise it is prepared when Select object is
+   * chosen.
+   */
+  mayUse?: boolean;
   onPaintChange?(hasPaint: boolean): void;
   /** The mask is being fitted to the object: what it will be is not known yet (Process waits). */
   onBusyChange?(busy: boolean): void;
@@ -65,7 +72,7 @@ export function MaskEditor({
   const selection = useSelectionRequest({
     file,
     operation,
-    active: tool === 'select' && !outsideDisabled,
+    prepare: (mayUse || tool === 'select') && !outsideDisabled,
     canvasRef,
     imgRef,
     add: history.add,

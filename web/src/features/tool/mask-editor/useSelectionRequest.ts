@@ -18,8 +18,8 @@ interface Current {
 }
 
 /**
- * Select object: the photo is sent once, when Select object is first chosen for it (the server computes what every
- * click needs and answers an id); each click, box, added or removed point, or step smaller or larger then sends
+ * Select object: the photo is sent once, when `prepare` first holds for it (the server computes what every click
+ * needs and answers an id); each click, box, added or removed point, or step smaller or larger then sends
  * coordinates only. The answer replaces the selection being refined (one stroke, which Undo removes). A photo the
  * server no longer holds is sent again, without a word to the visitor. `status` is for screen readers; `error` is
  * shown beside the photo (a toast would cover the photo's corner while the visitor works on it).
@@ -27,7 +27,7 @@ interface Current {
 export function useSelectionRequest({
   file,
   operation,
-  active,
+  prepare,
   canvasRef,
   imgRef,
   add,
@@ -36,8 +36,8 @@ export function useSelectionRequest({
 }: {
   file: File;
   operation: OperationId;
-  /** Select object is the chosen tool: the photo is prepared for its first click (once per photo). */
-  active: boolean;
+  /** Prepare the photo for its first click now (once per photo; a click prepares it anyway). */
+  prepare: boolean;
   canvasRef: RefObject<HTMLCanvasElement | null>;
   imgRef: RefObject<HTMLImageElement | null>;
   add(stroke: Stroke, draw: boolean): void;
@@ -67,11 +67,11 @@ export function useSelectionRequest({
   };
 
   useEffect(() => {
-    if (active)
+    if (prepare)
       photo()
         .prepare()
         .catch(() => undefined);
-  }, [active, file]);
+  }, [prepare, file]);
 
   /** Photo pixels per canvas pixel (the canvas may be smaller than the photo: maskSize). */
   const scale = () => {

@@ -258,6 +258,7 @@ export function ToolWorkspace({ op, embedded }: ToolWorkspaceProps) {
               file={file}
               operation={op.id}
               disabled={busy}
+              mayUse={access.canUse}
               initialMask={initialMask}
               onBusyChange={(busy) => dispatch({ type: 'maskBusyChanged', busy })}
             />
