@@ -7,8 +7,9 @@
  * Per case: IoU with the truth (before the halo growth) of each method's click and box answers, and their times;
  * then the medians per set. Then the latency at 1920x1280 through the selection engine as an engine host runs it:
  * the first click on a photo (decoding it and computing its embedding included: what preparation does before the
- * first click), and later clicks on the same photo. Then the same clicks in Chromium on the real server, from the
- * pointer going down to the mask on screen (BENCH_BROWSER_PHOTOS photos, 12 by default; needs `npm run build`).
+ * first click), and later clicks on the same photo. Then the same clicks in Chromium on the real server, to the mask
+ * on screen (the first from the photo chosen, later ones from the pointer going down; BENCH_BROWSER_PHOTOS photos, 12
+ * by default; needs `npm run build`).
  *
  * Run: npm run bench:select-object   (BENCH_BEFORE=0: the new method alone; BENCH_ONLY=quality, latency or browser: that
  * part alone; BENCH_SETS=isolated,tuning,held-out,...: those sets alone, e.g. to try a change without a fresh set)
@@ -248,7 +249,7 @@ async function inBrowser() {
   console.log('| click | n | median | worst |');
   console.log('| --- | --- | --- | --- |');
   console.log(
-    `| first on a photo (Select object chosen, then the click at once) | ${times.first.length} | ${median(times.first).toFixed(0)} ms | ${Math.max(...times.first).toFixed(0)} ms |`,
+    `| first on a photo (from the photo chosen; Select object and the click as soon as it shows) | ${times.first.length} | ${median(times.first).toFixed(0)} ms | ${Math.max(...times.first).toFixed(0)} ms |`,
   );
   console.log(
     `| later (another object, Larger, an Alt-click taking one away) | ${times.later.length} | ${median(times.later).toFixed(0)} ms | ${Math.max(...times.later).toFixed(0)} ms |`,
