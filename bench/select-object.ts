@@ -51,6 +51,7 @@ const PAIR_SETS = {
   'pairs (held out 6)': 'held-out-6',
   'pairs (held out 7)': 'held-out-7',
   'pairs (held out 8)': 'held-out-8',
+  'pairs (held out 9)': 'held-out-9',
 } as const;
 type SetName = 'isolated' | keyof typeof PAIR_SETS;
 

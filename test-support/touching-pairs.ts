@@ -580,6 +580,69 @@ const HELD_OUT_8: Pair[] = [
   },
 ];
 
+/**
+ * A ninth held-out set, on eight more of the fill bench's photos, committed before the next change: five of two
+ * people overlapping, two of two cups, one of a cup in front of a person.
+ */
+const HELD_OUT_9: Pair[] = [
+  {
+    onto: 'bench/fill/photos/aitzgorri.jpg',
+    back: { object: 'astronaut', scale: 0.55 },
+    front: { object: 'astronaut', scale: 0.5, flip: true },
+    at: [0.5, 0.6],
+    overlap: 0.2,
+  },
+  {
+    onto: 'bench/fill/photos/lonetree.jpg',
+    back: { object: 'astronaut', scale: 0.5, flip: true },
+    front: { object: 'astronaut', scale: 0.55 },
+    at: [0.4, 0.55],
+    overlap: 0.22,
+  },
+  {
+    onto: 'bench/fill/photos/wade.jpg',
+    back: { object: 'astronaut', scale: 0.6 },
+    front: { object: 'astronaut', scale: 0.5 },
+    at: [0.55, 0.6],
+    overlap: 0.18,
+  },
+  {
+    onto: 'bench/fill/photos/surfer.jpg',
+    back: { object: 'astronaut', scale: 0.5, flip: true },
+    front: { object: 'astronaut', scale: 0.5, flip: true },
+    at: [0.5, 0.55],
+    overlap: 0.25,
+  },
+  {
+    onto: 'bench/fill/photos/hubble.jpg',
+    back: { object: 'astronaut', scale: 0.55 },
+    front: { object: 'astronaut', scale: 0.55, flip: true },
+    at: [0.5, 0.55],
+    overlap: 0.2,
+  },
+  {
+    onto: 'bench/fill/photos/tomatoes.jpg',
+    back: { object: 'coffee', scale: 0.32 },
+    front: { object: 'coffee', scale: 0.3, flip: true },
+    at: [0.5, 0.6],
+    overlap: 0.14,
+  },
+  {
+    onto: 'bench/fill/photos/oleander.jpg',
+    back: { object: 'coffee', scale: 0.3, flip: true },
+    front: { object: 'coffee', scale: 0.32 },
+    at: [0.45, 0.55],
+    overlap: 0.12,
+  },
+  {
+    onto: 'bench/fill/photos/citrus.jpg',
+    back: { object: 'astronaut', scale: 0.55, flip: true },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.5, 0.6],
+    overlap: 0.16,
+  },
+];
+
 const SETS = {
   tuning: TUNING,
   'held-out': HELD_OUT,
@@ -590,6 +653,7 @@ const SETS = {
   'held-out-6': HELD_OUT_6,
   'held-out-7': HELD_OUT_7,
   'held-out-8': HELD_OUT_8,
+  'held-out-9': HELD_OUT_9,
 };
 
 export async function touchingPairs(set: keyof typeof SETS | 'all' = 'all'): Promise<PairCase[]> {
