@@ -643,6 +643,69 @@ const HELD_OUT_9: Pair[] = [
   },
 ];
 
+/**
+ * A tenth held-out set, on eight more of the fill bench's photos, committed before the next change: four of two
+ * people overlapping, three of two cups, one of a cup in front of a person.
+ */
+const HELD_OUT_10: Pair[] = [
+  {
+    onto: 'bench/fill/photos/hopper.jpg',
+    back: { object: 'astronaut', scale: 0.55, flip: true },
+    front: { object: 'astronaut', scale: 0.5 },
+    at: [0.5, 0.6],
+    overlap: 0.2,
+  },
+  {
+    onto: 'bench/fill/photos/dunes.jpg',
+    back: { object: 'astronaut', scale: 0.5 },
+    front: { object: 'astronaut', scale: 0.55, flip: true },
+    at: [0.45, 0.55],
+    overlap: 0.24,
+  },
+  {
+    onto: 'bench/fill/photos/cue.jpg',
+    back: { object: 'astronaut', scale: 0.6, flip: true },
+    front: { object: 'astronaut', scale: 0.5, flip: true },
+    at: [0.55, 0.6],
+    overlap: 0.18,
+  },
+  {
+    onto: 'bench/fill/photos/lapdog.jpg',
+    back: { object: 'astronaut', scale: 0.5 },
+    front: { object: 'astronaut', scale: 0.5 },
+    at: [0.5, 0.55],
+    overlap: 0.22,
+  },
+  {
+    onto: 'bench/fill/photos/latte.jpg',
+    back: { object: 'coffee', scale: 0.3 },
+    front: { object: 'coffee', scale: 0.32, flip: true },
+    at: [0.5, 0.6],
+    overlap: 0.13,
+  },
+  {
+    onto: 'bench/fill/photos/fig.jpg',
+    back: { object: 'coffee', scale: 0.32, flip: true },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.45, 0.55],
+    overlap: 0.15,
+  },
+  {
+    onto: 'bench/fill/photos/dahlia.jpg',
+    back: { object: 'coffee', scale: 0.3 },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.55, 0.6],
+    overlap: 0.12,
+  },
+  {
+    onto: 'bench/fill/photos/bassguitar.jpg',
+    back: { object: 'astronaut', scale: 0.55 },
+    front: { object: 'coffee', scale: 0.3, flip: true },
+    at: [0.5, 0.6],
+    overlap: 0.17,
+  },
+];
+
 const SETS = {
   tuning: TUNING,
   'held-out': HELD_OUT,
@@ -654,6 +717,7 @@ const SETS = {
   'held-out-7': HELD_OUT_7,
   'held-out-8': HELD_OUT_8,
   'held-out-9': HELD_OUT_9,
+  'held-out-10': HELD_OUT_10,
 };
 
 export async function touchingPairs(set: keyof typeof SETS | 'all' = 'all'): Promise<PairCase[]> {
