@@ -402,6 +402,7 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
   // A scratch holds straight segments this long at some angle, runs at least minScratchLength in all and is thin.
   const segment = Math.max(16, Math.round(64 * scale));
   const minScratchLength = Math.max(24, 100 * scale);
+  // 1.2x as wide found 0.3 points more of the seen photos' damage and cost their rests 1.1 dB: real lines came in too.
   const maxScratchWidth = Math.max(5.5, 8 * scale);
   // How far beyond a scratch's edge its two sides are compared.
   const sideGap = Math.max(2, 3 * scale);
