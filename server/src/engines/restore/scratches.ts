@@ -339,6 +339,75 @@ function countAbove(t: Float32Array, w: number, h: number, centre: number, r: nu
   return n;
 }
 
+/** A thin mark found at one sampled angle, with its two ends. */
+interface Piece {
+  pixels: number[];
+  /** The angle's index, 0..ANGLES-1. */
+  a: number;
+  /** Found only on average along a segment (it must run longer). */
+  faint: boolean;
+  /** Too short to be a scratch on its own. */
+  short: boolean;
+  /** Its two ends: the mean position of its pixels within 2 px of each extreme along the angle. */
+  ends: [number, number][];
+}
+
+function piece(pixels: number[], w: number, a: number, faint: boolean, short: boolean): Piece {
+  const dx = Math.cos((a * Math.PI) / ANGLES);
+  const dy = Math.sin((a * Math.PI) / ANGLES);
+  const along = pixels.map((p) => (p % w) * dx + Math.floor(p / w) * dy);
+  const lo = along.reduce((m, v) => Math.min(m, v));
+  const hi = along.reduce((m, v) => Math.max(m, v));
+  const end = (near: (v: number) => boolean): [number, number] => {
+    let x = 0;
+    let y = 0;
+    let n = 0;
+    pixels.forEach((p, i) => {
+      if (!near(along[i] as number)) return;
+      x += p % w;
+      y += Math.floor(p / w);
+      n++;
+    });
+    return [x / n, y / n];
+  };
+  return { pixels, a, faint, short, ends: [end((v) => v <= lo + 2), end((v) => v >= hi - 2)] };
+}
+
+/**
+ * Pieces that line up: at the same or neighbouring sampled angles, an end of one within `gap` px of an end of the
+ * other, the step between them running along the line (off it by at most `across` px, plus what the angles' spacing
+ * allows over the step). Groups of pieces linked so, each a chain.
+ */
+function chains(pieces: Piece[], gap: number, across: number): Piece[][] {
+  const parent = pieces.map((_, i) => i);
+  const root = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i] as number] as number;
+    return i;
+  };
+  const slope = Math.tan(Math.PI / ANGLES);
+  const lineUp = (p: Piece, q: Piece) => {
+    const turn = Math.abs(p.a - q.a);
+    if (Math.min(turn, ANGLES - turn) > 1) return false;
+    const dx = Math.cos((p.a * Math.PI) / ANGLES);
+    const dy = Math.sin((p.a * Math.PI) / ANGLES);
+    return p.ends.some(([px, py]) =>
+      q.ends.some(([qx, qy]) => {
+        const step = Math.hypot(qx - px, qy - py);
+        return step <= gap && Math.abs((qx - px) * dy - (qy - py) * dx) <= across + slope * step;
+      }),
+    );
+  };
+  for (let i = 0; i < pieces.length; i++)
+    for (let j = i + 1; j < pieces.length; j++)
+      if (lineUp(pieces[i] as Piece, pieces[j] as Piece)) parent[root(j)] = root(i);
+  const groups = new Map<number, Piece[]>();
+  pieces.forEach((p, i) => {
+    const r = root(i);
+    groups.set(r, [...(groups.get(r) ?? []), p]);
+  });
+  return [...groups.values()];
+}
+
 const ANGLES = 24;
 /**
  * The line contrast is computed on the top-hat max-pooled to at most this long side: its cost grows with the pixels
@@ -453,31 +522,46 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
     const lineBar = Math.max(LINE_BASE * baseHigh, lines.median + LINE_SPREADS * lines.spread);
     const pixelBar = Math.min(low, PIXEL_SHARE * lineBar);
     const onScratch = new Uint8Array(w * h);
+    // Marks that pass every test but the length wait for a chain: a scratch broken where it crosses busy parts, or
+    // curving from one sampled angle to the next, is found in pieces that line up.
+    const pieces: Piece[] = [];
+    const keepScratch = (pixels: number[]) => {
+      // A scratch across a face is repaired up to the eyes and lips, which stay as they are.
+      scratches++;
+      for (const p of pixels) if (!opts.protect?.[p]) onScratch[p] = 1;
+    };
     for (let a = 0; a < ANGLES; a++) {
       const angle = (a * Math.PI) / ANGLES;
       const opened = lineOpen(tHalf, hw, hh, angle, segment / 2, bufA, bufB);
       const supported = lineSupported(lines, a, hw, hh, segment / 2, lineBar, pixelBar);
       const found = [
-        { marks: opened, bar: low, minLength: minScratchLength },
-        { marks: supported, bar: pixelBar, minLength: FAINT_LENGTH * minScratchLength },
+        { marks: opened, bar: low, faint: false },
+        { marks: supported, bar: pixelBar, faint: true },
       ];
-      for (const { marks, bar, minLength } of found) {
+      for (const { marks, bar, faint } of found) {
+        const minLength = faint ? FAINT_LENGTH * minScratchLength : minScratchLength;
         for (const half of components(marks, hw, hh, 1, 3)) {
           const pixels = fullSizePixels(half.pixels, hw, t, w, h, bar);
           if (!pixels.length) continue;
           const { length, width } = shape(pixels, w);
-          if (length < minLength || width > maxScratchWidth) continue;
+          if (length < segment || width > maxScratchWidth) continue;
           if (!sameOnBothSides(y, w, h, pixels, angle, width + sideGap, t)) continue;
           // A rod (a highlight beside a dark rim) is a real object, not a scratch.
           if (companionShare(t, other, w, h, pixels, angle, Math.ceil(width / 2 + sideGap), low) >= COMPANION) continue;
           // So is a mark that keeps the colour of what it lies on.
           const keep = sign > 0 ? KEEPS_LIGHT : KEEPS_DARK;
           if (opts.saturation && keepsColour(opts.saturation, t, w, h, pixels, angle, width + sideGap, keep)) continue;
-          // A scratch across a face is repaired up to the eyes and lips, which stay as they are.
-          scratches++;
-          for (const p of pixels) if (!opts.protect?.[p]) onScratch[p] = 1;
+          if (length >= minLength) keepScratch(pixels);
+          pieces.push(piece(pixels, w, a, faint, length < minLength));
         }
       }
+    }
+    for (const chain of chains(pieces, segment, maxScratchWidth)) {
+      if (!chain.some((p) => p.short)) continue;
+      const pixels = [...new Set(chain.flatMap((p) => p.pixels))];
+      const { length, width } = shape(pixels, w);
+      const minLength = chain.every((p) => p.faint) ? FAINT_LENGTH * minScratchLength : minScratchLength;
+      if (length >= minLength && width <= maxScratchWidth) keepScratch(pixels);
     }
 
     // Dust: small compact marks with little other fine structure as strong as they are around them (a speck on
