@@ -23,6 +23,7 @@ export const CASE_SETS = [
   'held-out-4',
   'held-out-5',
   'held-out-6',
+  'held-out-7',
   'tuning',
 ] as const;
 export type CaseSet = (typeof CASE_SETS)[number];
@@ -79,6 +80,13 @@ export const RESTORATION_CASES: Partial<Record<CaseSet, RestorationCase[]>> = {
     { name: 'pagoda', photo: 'held-out-6/pagoda-grey.jpg', seed: 152 },
     { name: 'aloe', photo: 'held-out-6/aloe-grey.jpg', seed: 153 },
     { name: 'leuven', photo: 'held-out-6/leuven-grey.jpg', seed: 154 },
+  ],
+  'held-out-7': [
+    { name: 'samoyeds', photo: 'held-out-7/samoyeds-grey.jpg', seed: 161 },
+    { name: 'railing', photo: 'held-out-7/railing-grey.jpg', seed: 162 },
+    { name: 'billiards', photo: 'held-out-7/billiards-grey.jpg', seed: 163 },
+    { name: 'clock', photo: 'held-out-7/clock-grey.jpg', seed: 164 },
+    { name: 'towers', photo: 'held-out-7/towers-grey.jpg', seed: 165 },
   ],
   tuning: [
     { name: 'camera', photo: 'fixtures/camera.png', seed: 201 },
