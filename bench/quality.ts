@@ -124,12 +124,18 @@ async function restorationSection(): Promise<boolean> {
     let backAfter = 0;
     // Of the damaged pixels not brought back, those the restoration left as they were (their mark not found).
     let left = 0;
+    // Brought back, by the kind of mark (damage 1: scratches, 2: specks).
+    const kinds = { [1]: { n: 0, back: 0 }, [2]: { n: 0, back: 0 } };
     for (let i = 0; i < damage.length; i++) {
-      if (!damage[i]) continue;
+      const kind = damage[i] as 0 | 1 | 2;
+      if (!kind) continue;
       n++;
+      kinds[kind].n++;
       if (Math.abs((yIn[i] as number) - (yClean[i] as number)) <= BACK_WITHIN) backBefore++;
-      if (Math.abs((yOut[i] as number) - (yClean[i] as number)) <= BACK_WITHIN) backAfter++;
-      else if (Math.abs((yOut[i] as number) - (yIn[i] as number)) <= LEFT_WITHIN) left++;
+      if (Math.abs((yOut[i] as number) - (yClean[i] as number)) <= BACK_WITHIN) {
+        backAfter++;
+        kinds[kind].back++;
+      } else if (Math.abs((yOut[i] as number) - (yIn[i] as number)) <= LEFT_WITHIN) left++;
     }
     const back = backAfter / n;
     const restPsnr = psnr(yOut, yClean, 1, rest);
@@ -145,6 +151,8 @@ async function restorationSection(): Promise<boolean> {
       fmt(restPsnr, 2),
       String(metadata.scratches ?? ''),
       String(metadata.dust ?? ''),
+      `${fmt((100 * kinds[1].back) / kinds[1].n)}%`,
+      `${fmt((100 * kinds[2].back) / kinds[2].n)}%`,
       fmt(seconds),
       mark(met),
     ]);
@@ -163,6 +171,8 @@ async function restorationSection(): Promise<boolean> {
       'rest dB',
       'scratches',
       'specks',
+      'after: scratch px',
+      'after: speck px',
       's',
       'target',
     ],

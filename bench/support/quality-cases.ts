@@ -98,7 +98,7 @@ export const RESTORATION_CASES: Partial<Record<CaseSet, RestorationCase[]>> = {
 export interface DamagedPhoto {
   clean: RawImage;
   damaged: RawImage;
-  /** 1 where a scratch or speck covers at least a quarter of the pixel: the damaged pixels. */
+  /** Where a scratch (1) or a speck (2) covers at least a quarter of the pixel: the damaged pixels. */
   damage: Uint8Array;
   /** 1 more than 2 px away from any pixel a mark touches at all: the undamaged rest. */
   rest: Uint8Array;
@@ -120,7 +120,7 @@ export async function damageGrey(clean: RawImage, seed: number): Promise<Damaged
   const { width: w, height: h } = clean;
   const rnd = seededRandom(seed);
   const u = (a: number, b: number) => a + (b - a) * rnd();
-  const marks: { svg: string; tone: number }[] = [];
+  const marks: { svg: string; tone: number; kind: 1 | 2 }[] = [];
   for (let i = 0; i < SCRATCHES; i++) {
     const angle = i < 6 ? Math.PI / 2 + u(-0.3, 0.3) : u(0, Math.PI);
     const length = u(0.4, 0.9) * Math.min(w, h) * (i < 6 ? 1 : 1.2);
@@ -135,6 +135,7 @@ export async function damageGrey(clean: RawImage, seed: number): Promise<Damaged
     marks.push({
       svg: `<path d="M${x0.toFixed(1)},${y0.toFixed(1)} Q${cx.toFixed(1)},${cy.toFixed(1)} ${x1.toFixed(1)},${y1.toFixed(1)}" fill="none" stroke="#fff" stroke-opacity="${opacity.toFixed(2)}" stroke-width="${width.toFixed(2)}" stroke-linecap="round"/>`,
       tone: i % 2 ? u(10, 35) : u(235, 250),
+      kind: 1,
     });
   }
   for (let i = 0; i < SPECKS; i++) {
@@ -142,6 +143,7 @@ export async function damageGrey(clean: RawImage, seed: number): Promise<Damaged
     marks.push({
       svg: `<circle cx="${u(0, w).toFixed(1)}" cy="${u(0, h).toFixed(1)}" r="${r.toFixed(2)}" fill="#fff" fill-opacity="${u(0.85, 1).toFixed(2)}"/>`,
       tone: i % 2 ? u(10, 35) : u(235, 250),
+      kind: 2,
     });
   }
   const grey = Float32Array.from({ length: w * h }, (_, i) => clean.data[i * clean.channels] as number);
@@ -161,7 +163,7 @@ export async function damageGrey(clean: RawImage, seed: number): Promise<Damaged
       if (!a) continue;
       out[i] = (out[i] as number) * (1 - a) + mark.tone * a;
       touched[i] = 1;
-      if (a >= 0.25) damage[i] = 1;
+      if (a >= 0.25) damage[i] = mark.kind;
     }
   }
   const rest = new Uint8Array(w * h).fill(1);
