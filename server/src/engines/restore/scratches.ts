@@ -329,6 +329,30 @@ function lineSupported(
   return out;
 }
 
+/**
+ * A speck's core: its peak pixel first, then the pixels joined to it at `bar` or more (at most `limit` + 1 of them:
+ * more is no speck).
+ */
+function speckCore(c: Component, t: Float32Array, w: number, bar: number, limit: number): number[] {
+  let peak = c.pixels[0] as number;
+  for (const p of c.pixels) if ((t[p] as number) > (t[peak] as number)) peak = p;
+  const core = [peak];
+  const seen = new Set(core);
+  for (let i = 0; i < core.length && core.length <= limit; i++) {
+    const p = core[i] as number;
+    const x = p % w;
+    for (let dy = -w; dy <= w; dy += w) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const q = p + dy + dx;
+        if (x + dx < 0 || x + dx >= w || q < 0 || q >= t.length || seen.has(q) || (t[q] as number) < bar) continue;
+        seen.add(q);
+        core.push(q);
+      }
+    }
+  }
+  return core;
+}
+
 /** How many pixels of the (2r+1)^2 window around pixel `centre` reach `bar`. */
 function countAbove(t: Float32Array, w: number, h: number, centre: number, r: number, bar: number): number {
   const cx = centre % w;
@@ -455,6 +479,14 @@ const KEEPS_LIGHT = 0.5;
 const KEEPS_DARK = 0.85;
 /** Fine structure counts against a speck's isolation from this share of the speck's own contrast. */
 const RIVALS = 0.5;
+/** The share of the pixels around a speck that may reach that contrast: a speck stands out of texture. */
+const ALONE = 0.06;
+/**
+ * The same for a speck's core, carved out of texture it joins at the low threshold. Decided on the seen sets: at
+ * 0.01 the specks brought back rose from 65.9 to 70.9 % and the rests fell by 0.35 dB (at 0.02 and 0.06: 71.3 and
+ * 72.4 %, by 0.66 and 1.21 dB, 11 photos under 32 dB).
+ */
+const JOINED_RIVALS = 0.01;
 /** Least contrast (grey levels) of a mark's pixel on the unsmoothed photo. */
 const MIN_RIM = 6;
 /** Share of the nearby peak contrast from which a pixel belongs to the mark (its rim at 30 % coverage and more). */
@@ -566,17 +598,22 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
 
     // Dust: small compact marks with little other fine structure as strong as they are around them (a speck on
     // texture stands out of it; a bright grain of the texture does not).
+    // A speck joined to texture at the low threshold is judged by its core, and must stand more alone.
     const window = (2 * isolation + 1) ** 2;
-    for (const c of components(t, w, h, low, high)) {
+    for (const found of components(t, w, h, low, high)) {
+      const joined = found.pixels.length > maxDust;
+      const c = joined
+        ? { ...found, pixels: speckCore(found, t, w, Math.max(high, RIVALS * found.peak), maxDust) }
+        : found;
       if (c.pixels.length > maxDust || c.peak < 1.5 * high) continue;
       if (protectedMark(c) || c.pixels.some((p) => onScratch[p])) continue;
       const { length } = shape(c.pixels, w);
       if (length > k * 1.5) continue;
-      const centre = c.pixels[Math.floor(c.pixels.length / 2)] as number;
+      const centre = c.pixels[joined ? 0 : Math.floor(c.pixels.length / 2)] as number;
       const bar = Math.max(high, RIVALS * c.peak);
       let strong = 0;
       for (const p of c.pixels) strong += (t[p] as number) >= bar ? 1 : 0;
-      if ((countAbove(t, w, h, centre, isolation, bar) - strong) / window > 0.06) continue;
+      if ((countAbove(t, w, h, centre, isolation, bar) - strong) / window > (joined ? JOINED_RIVALS : ALONE)) continue;
       dust++;
       for (const p of c.pixels) {
         mask[p] = 255;
