@@ -602,16 +602,15 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
     // A speck joined to texture at the low threshold is judged by its core, and must stand more alone.
     const window = (2 * isolation + 1) ** 2;
     for (const found of components(t, w, h, low, high)) {
+      // The contrast from which fine structure is the speck's own (its core) or a rival of it.
+      const bar = Math.max(high, RIVALS * found.peak);
       const joined = found.pixels.length > maxDust;
-      const c = joined
-        ? { ...found, pixels: speckCore(found, t, w, Math.max(high, RIVALS * found.peak), maxDust) }
-        : found;
+      const c = joined ? { ...found, pixels: speckCore(found, t, w, bar, maxDust) } : found;
       if (c.pixels.length > maxDust || c.peak < 1.5 * high) continue;
       if (protectedMark(c) || c.pixels.some((p) => onScratch[p])) continue;
       const { length } = shape(c.pixels, w);
       if (length > k * 1.5) continue;
       const centre = c.pixels[joined ? 0 : Math.floor(c.pixels.length / 2)] as number;
-      const bar = Math.max(high, RIVALS * c.peak);
       let strong = 0;
       for (const p of c.pixels) strong += (t[p] as number) >= bar ? 1 : 0;
       if ((countAbove(t, w, h, centre, isolation, bar) - strong) / window > (joined ? JOINED_RIVALS : ALONE)) continue;
