@@ -24,6 +24,7 @@ export const CASE_SETS = [
   'held-out-5',
   'held-out-6',
   'held-out-7',
+  'held-out-8',
   'tuning',
 ] as const;
 export type CaseSet = (typeof CASE_SETS)[number];
@@ -87,6 +88,13 @@ export const RESTORATION_CASES: Partial<Record<CaseSet, RestorationCase[]>> = {
     { name: 'billiards', photo: 'held-out-7/billiards-grey.jpg', seed: 163 },
     { name: 'clock', photo: 'held-out-7/clock-grey.jpg', seed: 164 },
     { name: 'towers', photo: 'held-out-7/towers-grey.jpg', seed: 165 },
+  ],
+  'held-out-8': [
+    { name: 'hound', photo: 'held-out-8/hound-grey.jpg', seed: 171 },
+    { name: 'facade', photo: 'held-out-8/facade-grey.jpg', seed: 172 },
+    { name: 'openbook', photo: 'held-out-8/openbook-grey.jpg', seed: 173 },
+    { name: 'lonetree', photo: 'held-out-8/lonetree-grey.jpg', seed: 174 },
+    { name: 'catroom', photo: 'held-out-8/catroom-grey.jpg', seed: 175 },
   ],
   tuning: [
     { name: 'camera', photo: 'fixtures/camera.png', seed: 201 },
