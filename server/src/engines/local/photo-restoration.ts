@@ -12,7 +12,7 @@ import {
   releaseFaceEnhancement,
   warmFaceEnhancement,
 } from '../restore/face-enhance.js';
-import { fillThinMarks } from '../restore/fill-thin-marks.js';
+import { fillRims, fillThinMarks } from '../restore/fill-thin-marks.js';
 import { grainSigma } from '../restore/grain.js';
 import { detectDefects } from '../restore/scratches.js';
 
@@ -131,8 +131,15 @@ export default defineEngine('photo-restoration', {
     if (marked) {
       work = {
         ...work,
-        data: fillThinMarks(work.data, w, h, work.channels, grown, (f) =>
-          ctx.progress({ stage: 'Repairing scratches and dust', percent: Math.round(15 + 15 * f) }),
+        data: fillRims(
+          work.data,
+          fillThinMarks(work.data, w, h, work.channels, grown, (f) =>
+            ctx.progress({ stage: 'Repairing scratches and dust', percent: Math.round(15 + 15 * f) }),
+          ),
+          w,
+          h,
+          work.channels,
+          grown,
         ),
       };
     }

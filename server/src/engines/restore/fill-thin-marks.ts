@@ -1,3 +1,5 @@
+import { dilate } from '../raster/morphology.js';
+
 /**
  * Fills thin marks (scratches, dust) from the pixels around them, in two steps. Each marked pixel first looks both
  * ways along 16 directions for the nearest unmarked pixel each way (up to REACH px): each such pair's interpolation
@@ -61,6 +63,55 @@ export function fillThinMarks(
   }
   return out;
 }
+
+/**
+ * A mark's rim, refilled: the ring of pixels just outside a filled mask may still carry some of the mark (its
+ * anti-aliased edge, fainter than the mask's outline takes). Each ring pixel is compared with its own fill from the
+ * pixels beyond it (the mask grown by one pixel, filled as fillThinMarks fills), and takes that fill when it stands
+ * out from it in the direction the mark beside it stands out from the mark's fill, by more than RIM_LEVELS and by
+ * less than RIM_SHARE of the mark: a rim fades away from its mark; texture or an edge beside a mark need not.
+ * `data` is the photo before `filled`, which is filled over `mask`.
+ */
+export function fillRims(data: Buffer, filled: Buffer, w: number, h: number, channels: number, mask: Uint8Array) {
+  const wide = dilate(mask, w, h, 1);
+  const beyond = fillThinMarks(data, w, h, channels, wide);
+  const out = Buffer.from(filled);
+  const grey = (image: Buffer, i: number) => {
+    let v = 0;
+    for (let c = 0; c < channels; c++) v += image[i * channels + c] as number;
+    return v / channels;
+  };
+  for (let j = 0; j < mask.length; j++) {
+    if (!wide[j] || mask[j]) continue;
+    const x = j % w;
+    // How the mark beside it stood out from its fill: its direction (lighter or darker) and its contrast.
+    let standsOut = 0;
+    let n = 0;
+    for (let dy = -w; dy <= w; dy += w) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const i = j + dy + dx;
+        if (i < 0 || i >= mask.length || x + dx < 0 || x + dx >= w || !mask[i]) continue;
+        standsOut += grey(data, i) - grey(filled, i);
+        n++;
+      }
+    }
+    const rim = Math.sign(standsOut) * (grey(data, j) - grey(beyond, j));
+    if (rim > RIM_LEVELS && rim < (RIM_SHARE * Math.abs(standsOut)) / n) {
+      for (let c = 0; c < channels; c++) out[j * channels + c] = beyond[j * channels + c] as number;
+    }
+  }
+  return out;
+}
+
+/**
+ * A rim pixel is refilled when it stands out from its fill by more than this many grey levels and less than this
+ * share of its mark's contrast. On the quality bench's seen restoration photos (21), 15, 25 and 30 levels brought
+ * back 80.4, 80.3 and 80.3 % of the damaged pixels (at 30 without the share: 80.3 %, the rests 0.4 dB lower); a share
+ * of 0.5, 0.8 and 1 brought back 80.1, 80.3 and 80.3 %, the rests 32.84, 32.80 and 32.76 dB (79.1 %, 32.85 dB
+ * without rims).
+ */
+const RIM_LEVELS = 25;
+const RIM_SHARE = 0.8;
 
 /** How far each way a marked pixel looks for an unmarked one (marks are 1-3 px wide; across at a slant, more). */
 const REACH = 10;
