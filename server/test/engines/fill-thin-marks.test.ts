@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillThinMarks } from '../../src/engines/restore/fill-thin-marks.js';
+import { fillRims, fillThinMarks } from '../../src/engines/restore/fill-thin-marks.js';
 
 const [W, H] = [64, 64];
 /** A slanted edge: dark above the line y = x / 2 + 16, light below it. */
@@ -38,5 +38,44 @@ describe('fillThinMarks', () => {
       if (!mask[i])
         expect(out.subarray(i * channels, (i + 1) * channels)).toEqual(data.subarray(i * channels, (i + 1) * channels));
     }
+  });
+});
+
+describe('fillRims', () => {
+  /**
+   * A flat grey photo (100) with a bright scratch down columns 30–31 (240) and its anti-aliased rim at column 32 (a
+   * quarter of the scratch: 135, left out of the mask); a real dark line down column 20, and a real bright line at
+   * column 41 beside a short bright mark at column 40.
+   */
+  function photo() {
+    const data = Buffer.alloc(W * H, 100);
+    const mask = new Uint8Array(W * H);
+    for (let y = 0; y < H; y++) {
+      const row = y * W;
+      data[row + 30] = data[row + 31] = 240;
+      mask[row + 30] = mask[row + 31] = 1;
+      data[row + 32] = 135;
+      data[row + 20] = 30;
+    }
+    // A mark whose neighbour is a real line brighter than the mark itself: texture, not its rim.
+    for (let y = 10; y < 14; y++) {
+      data[y * W + 40] = 160;
+      mask[y * W + 40] = 1;
+      data[y * W + 41] = 250;
+    }
+    return { data, mask };
+  }
+
+  it("refills a mark's faint rim left outside the mask, and leaves what is brighter than the mark beside it", () => {
+    const { data, mask } = photo();
+    const filled = fillThinMarks(data, W, H, 1, mask);
+    // The fill from the scratch's sides takes the rim's brightness along: the rim is what is left of it.
+    expect(filled[5 * W + 32]).toBe(135);
+    const out = fillRims(data, filled, W, H, 1, mask);
+    for (let y = 0; y < H; y++) {
+      expect(out[y * W + 32]).toBe(100);
+      expect(out[y * W + 20]).toBe(30);
+    }
+    for (let y = 10; y < 14; y++) expect(out[y * W + 41]).toBe(250);
   });
 });
