@@ -25,6 +25,7 @@ export const CASE_SETS = [
   'held-out-6',
   'held-out-7',
   'held-out-8',
+  'held-out-9',
   'tuning',
 ] as const;
 export type CaseSet = (typeof CASE_SETS)[number];
@@ -95,6 +96,13 @@ export const RESTORATION_CASES: Partial<Record<CaseSet, RestorationCase[]>> = {
     { name: 'openbook', photo: 'held-out-8/openbook-grey.jpg', seed: 173 },
     { name: 'lonetree', photo: 'held-out-8/lonetree-grey.jpg', seed: 174 },
     { name: 'catroom', photo: 'held-out-8/catroom-grey.jpg', seed: 175 },
+  ],
+  'held-out-9': [
+    { name: 'lamps', photo: 'held-out-9/lamps-grey.jpg', seed: 181 },
+    { name: 'kite', photo: 'held-out-9/kite-grey.jpg', seed: 182 },
+    { name: 'nuthatch', photo: 'held-out-9/nuthatch-grey.jpg', seed: 183 },
+    { name: 'gamepad', photo: 'held-out-9/gamepad-grey.jpg', seed: 184 },
+    { name: 'rabbit', photo: 'held-out-9/rabbit-grey.jpg', seed: 185 },
   ],
   tuning: [
     { name: 'camera', photo: 'fixtures/camera.png', seed: 201 },
