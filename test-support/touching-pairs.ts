@@ -706,6 +706,69 @@ const HELD_OUT_10: Pair[] = [
   },
 ];
 
+/**
+ * An eleventh held-out set, on eight more of the fill bench's photos, committed before the next change: four of two
+ * people overlapping, three of two cups, one of a cup in front of a person.
+ */
+const HELD_OUT_11: Pair[] = [
+  {
+    onto: 'bench/fill/photos/appleflower.jpg',
+    back: { object: 'astronaut', scale: 0.5 },
+    front: { object: 'astronaut', scale: 0.55, flip: true },
+    at: [0.5, 0.6],
+    overlap: 0.2,
+  },
+  {
+    onto: 'bench/fill/photos/blackdog.jpg',
+    back: { object: 'astronaut', scale: 0.55, flip: true },
+    front: { object: 'astronaut', scale: 0.5 },
+    at: [0.45, 0.55],
+    overlap: 0.22,
+  },
+  {
+    onto: 'bench/fill/photos/headphones.jpg',
+    back: { object: 'astronaut', scale: 0.5, flip: true },
+    front: { object: 'astronaut', scale: 0.5, flip: true },
+    at: [0.55, 0.6],
+    overlap: 0.18,
+  },
+  {
+    onto: 'bench/fill/photos/splash.jpg',
+    back: { object: 'astronaut', scale: 0.6 },
+    front: { object: 'astronaut', scale: 0.5 },
+    at: [0.5, 0.55],
+    overlap: 0.24,
+  },
+  {
+    onto: 'bench/fill/photos/lily.jpg',
+    back: { object: 'coffee', scale: 0.3, flip: true },
+    front: { object: 'coffee', scale: 0.32 },
+    at: [0.5, 0.6],
+    overlap: 0.14,
+  },
+  {
+    onto: 'bench/fill/photos/veins.jpg',
+    back: { object: 'coffee', scale: 0.32 },
+    front: { object: 'coffee', scale: 0.3, flip: true },
+    at: [0.45, 0.55],
+    overlap: 0.12,
+  },
+  {
+    onto: 'bench/fill/photos/cups.jpg',
+    back: { object: 'coffee', scale: 0.3 },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.55, 0.6],
+    overlap: 0.15,
+  },
+  {
+    onto: 'bench/fill/photos/rabbit.jpg',
+    back: { object: 'astronaut', scale: 0.55, flip: true },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.5, 0.6],
+    overlap: 0.16,
+  },
+];
+
 const SETS = {
   tuning: TUNING,
   'held-out': HELD_OUT,
@@ -718,6 +781,7 @@ const SETS = {
   'held-out-8': HELD_OUT_8,
   'held-out-9': HELD_OUT_9,
   'held-out-10': HELD_OUT_10,
+  'held-out-11': HELD_OUT_11,
 };
 
 export async function touchingPairs(set: keyof typeof SETS | 'all' = 'all'): Promise<PairCase[]> {
