@@ -129,19 +129,11 @@ export default defineEngine('photo-restoration', {
     //    filled by the learned fill.
     ctx.progress({ stage: 'Repairing scratches and dust', percent: 15 });
     if (marked) {
-      work = {
-        ...work,
-        data: fillRims(
-          work.data,
-          fillThinMarks(work.data, w, h, work.channels, grown, (f) =>
-            ctx.progress({ stage: 'Repairing scratches and dust', percent: Math.round(15 + 15 * f) }),
-          ),
-          w,
-          h,
-          work.channels,
-          grown,
-        ),
-      };
+      const filled = fillThinMarks(work.data, w, h, work.channels, grown, (f) =>
+        ctx.progress({ stage: 'Repairing scratches and dust', percent: Math.round(15 + 15 * f) }),
+      );
+      // Then the marks' faint rims, which their outline leaves out.
+      work = { ...work, data: fillRims(work.data, filled, w, h, work.channels, grown) };
     }
     if (user && isThin(user.data, w, h)) {
       work = { ...work, data: fillThinMarks(work.data, w, h, work.channels, dilate(user.data, w, h, MASK_GROW)) };
