@@ -71,7 +71,9 @@ describe('fillRims', () => {
     const filled = fillThinMarks(data, W, H, 1, mask);
     // The fill from the scratch's sides takes the rim's brightness along: the rim is what is left of it.
     expect(filled[5 * W + 32]).toBe(135);
-    const out = fillRims(data, filled, W, H, 1, mask);
+    const { data: out, refilled } = fillRims(data, filled, W, H, 1, mask);
+    // The rim's pixels, and only they, are reported refilled.
+    expect(refilled).toEqual(Array.from({ length: H }, (_, y) => y * W + 32));
     for (let y = 0; y < H; y++) {
       expect(out[y * W + 32]).toBe(100);
       expect(out[y * W + 20]).toBe(30);

@@ -22,7 +22,7 @@ import { detectDefects } from '../restore/scratches.js';
  *    add the user's mask if one was painted; eyes and lips are protected, so catchlights are not taken for dust, and
  *    the colours are passed along, since a mark that keeps the colour it lies on is a real thin object;
  * 2. fill those marks: detected ones and thin painted strokes from the pixels right beside them (normalised
- *    convolution, fillThinMarks), a painted area with the learned fill's blend, as Inpainting does
+ *    convolution, fillThinMarks), then the detected marks' faint rims (fillRims), a painted area with the learned fill's blend, as Inpainting does
  *    (fill/masked-fill.ts: MI-GAN and patch fills);
  * 3. reduce grain and noise (non-local means, restore/denoise.ts), on a grainy photo only;
  * 4. enhance the faces, when there are any (the face-enhancement engine: Real-ESRGAN on each face, blended back).
@@ -132,8 +132,14 @@ export default defineEngine('photo-restoration', {
       const filled = fillThinMarks(work.data, w, h, work.channels, grown, (f) =>
         ctx.progress({ stage: 'Repairing scratches and dust', percent: Math.round(15 + 15 * f) }),
       );
-      // Then the marks' faint rims, which their outline leaves out.
-      work = { ...work, data: fillRims(work.data, filled, w, h, work.channels, grown) };
+      // Then the marks' faint rims, which their outline leaves out: repaired too.
+      const rims = fillRims(work.data, filled, w, h, work.channels, grown);
+      for (const i of rims.refilled) {
+        if (user?.data[i]) continue; // the painted area's, counted with it
+        grown[i] = 255;
+        marked++;
+      }
+      work = { ...work, data: rims.data };
     }
     if (user && isThin(user.data, w, h)) {
       work = { ...work, data: fillThinMarks(work.data, w, h, work.channels, dilate(user.data, w, h, MASK_GROW)) };

@@ -70,12 +70,21 @@ export function fillThinMarks(
  * pixels beyond it (the mask grown by one pixel, filled as fillThinMarks fills), and takes that fill when it stands
  * out from it in the direction the mark beside it stands out from the mark's fill, by more than RIM_LEVELS and by
  * less than RIM_SHARE of the mark: a rim fades away from its mark; texture or an edge beside a mark need not.
- * `data` is the photo before `filled`, which is filled over `mask`.
+ * `data` is the photo before `filled`, which is filled over `mask`. Answers the photo with its rims refilled, and the
+ * pixels refilled (they were repaired too).
  */
-export function fillRims(data: Buffer, filled: Buffer, w: number, h: number, channels: number, mask: Uint8Array) {
+export function fillRims(
+  data: Buffer,
+  filled: Buffer,
+  w: number,
+  h: number,
+  channels: number,
+  mask: Uint8Array,
+): { data: Buffer; refilled: number[] } {
   const wide = dilate(mask, w, h, 1);
   const beyond = fillThinMarks(data, w, h, channels, wide);
   const out = Buffer.from(filled);
+  const refilled: number[] = [];
   const grey = (image: Buffer, i: number) => {
     let v = 0;
     for (let c = 0; c < channels; c++) v += image[i * channels + c] as number;
@@ -98,9 +107,10 @@ export function fillRims(data: Buffer, filled: Buffer, w: number, h: number, cha
     const rim = Math.sign(standsOut) * (grey(data, j) - grey(beyond, j));
     if (rim > RIM_LEVELS && rim < (RIM_SHARE * Math.abs(standsOut)) / n) {
       for (let c = 0; c < channels; c++) out[j * channels + c] = beyond[j * channels + c] as number;
+      refilled.push(j);
     }
   }
-  return out;
+  return { data: out, refilled };
 }
 
 /**
