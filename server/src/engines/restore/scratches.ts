@@ -13,6 +13,7 @@
 
 import { boxMean } from '../raster/guided-filter.js';
 import { type Component, components, lineOpen, rankFilter, shape, topHat } from '../raster/morphology.js';
+import { followScratch } from './follow-scratch.js';
 
 export interface DefectOptions {
   /** 0–1, 0.5 by default: higher finds fainter marks (and risks taking fine detail for damage). */
@@ -558,9 +559,19 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
     // Marks that pass every test but the length wait for a chain: a scratch broken where it crosses busy parts, or
     // curving from one sampled angle to the next, is found in pieces that line up.
     const pieces: Piece[] = [];
+    // A long thin mark is a real object when the photo differs on its two sides (an edge's highlight), when a line
+    // of the other polarity runs beside it (a rod: a highlight beside a dark rim), or when it keeps the colour of
+    // what it lies on.
+    const realObject = (pixels: number[], angle: number, width: number) =>
+      !sameOnBothSides(y, w, h, pixels, angle, width + sideGap, t) ||
+      companionShare(t, other, w, h, pixels, angle, Math.ceil(width / 2 + sideGap), low) >= COMPANION ||
+      (opts.saturation !== undefined &&
+        keepsColour(opts.saturation, t, w, h, pixels, angle, width + sideGap, sign > 0 ? KEEPS_LIGHT : KEEPS_DARK));
+    const kept: number[][] = [];
     const keepScratch = (pixels: number[]) => {
       // A scratch across a face is repaired up to the eyes and lips, which stay as they are.
       scratches++;
+      kept.push(pixels);
       for (const p of pixels) if (!opts.protect?.[p]) onScratch[p] = 1;
     };
     for (let a = 0; a < ANGLES; a++) {
@@ -578,12 +589,7 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
           if (!pixels.length) continue;
           const { length, width } = shape(pixels, w);
           if (length < segment || width > maxScratchWidth) continue;
-          if (!sameOnBothSides(y, w, h, pixels, angle, width + sideGap, t)) continue;
-          // A rod (a highlight beside a dark rim) is a real object, not a scratch.
-          if (companionShare(t, other, w, h, pixels, angle, Math.ceil(width / 2 + sideGap), low) >= COMPANION) continue;
-          // So is a mark that keeps the colour of what it lies on.
-          const keep = sign > 0 ? KEEPS_LIGHT : KEEPS_DARK;
-          if (opts.saturation && keepsColour(opts.saturation, t, w, h, pixels, angle, width + sideGap, keep)) continue;
+          if (realObject(pixels, angle, width)) continue;
           if (length >= minLength) keepScratch(pixels);
           pieces.push(piece(pixels, w, a, faint, length < minLength));
         }
@@ -595,6 +601,15 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
       const { length, width } = shape(pixels, w);
       const minLength = chain.every((p) => p.faint) ? FAINT_LENGTH * minScratchLength : minScratchLength;
       if (length >= minLength && width <= maxScratchWidth) keepScratch(pixels);
+    }
+    // Each scratch followed past its ends, where busy parts hid it from the search above; what the follow finds must
+    // pass the same tests.
+    for (const scratch of kept) {
+      for (const more of followScratch(t, w, h, scratch, Math.round(segment / 2), low)) {
+        const width = Math.min(maxScratchWidth, shape(more.pixels, w).width);
+        if (more.pixels.length < 3 || realObject(more.pixels, more.angle, width)) continue;
+        for (const p of more.pixels) if (!opts.protect?.[p]) onScratch[p] = 1;
+      }
     }
 
     // Dust: small compact marks with little other fine structure as strong as they are around them (a speck on
