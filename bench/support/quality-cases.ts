@@ -26,6 +26,7 @@ export const CASE_SETS = [
   'held-out-7',
   'held-out-8',
   'held-out-9',
+  'held-out-10',
   'tuning',
 ] as const;
 export type CaseSet = (typeof CASE_SETS)[number];
@@ -103,6 +104,13 @@ export const RESTORATION_CASES: Partial<Record<CaseSet, RestorationCase[]>> = {
     { name: 'nuthatch', photo: 'held-out-9/nuthatch-grey.jpg', seed: 183 },
     { name: 'gamepad', photo: 'held-out-9/gamepad-grey.jpg', seed: 184 },
     { name: 'rabbit', photo: 'held-out-9/rabbit-grey.jpg', seed: 185 },
+  ],
+  'held-out-10': [
+    { name: 'calculator', photo: 'held-out-10/calculator-grey.jpg', seed: 191 },
+    { name: 'chameleon', photo: 'held-out-10/chameleon-grey.jpg', seed: 192 },
+    { name: 'lake', photo: 'held-out-10/lake-grey.jpg', seed: 193 },
+    { name: 'seeds', photo: 'held-out-10/seeds-grey.jpg', seed: 194 },
+    { name: 'wine', photo: 'held-out-10/wine-grey.jpg', seed: 195 },
   ],
   tuning: [
     { name: 'camera', photo: 'fixtures/camera.png', seed: 201 },
