@@ -22,8 +22,7 @@ import type { SelectRequest } from './request.js';
  *    other answers to the click are looked at for one that meets the rest of the region along a seam only.
  *    Or it may be an object among clutter (a cup among glasses, toys, fruit), which no neck or seam sets apart:
  *    the decoder's single-mask answer is the object when it is much smaller than the region and another of its
- *    answers agrees with it. Or it lies on a larger thing of its colour (a cup on a dish): boxes growing around the
- *    smallest answer find where the answer stops growing with them (onSurface).
+ *    answers agrees with it.
  * 4. A click under a face on the people's matte is answered from the matte when its piece holds several people, or
  *    when the object so far holds what the person stands against: the piece under the click is split as in step 2
  *    (onPerson).
@@ -191,7 +190,6 @@ async function clickLadder(
       (await split(region.mask, click, scale, heads, photo, answerTo)) ??
       besideOthers(first, region.mask, click, photo, scale, heads) ??
       amongClutter(first, region.mask, click, photo, scale) ??
-      (await onSurface(first, region.mask, click, photo, scale, answerTo)) ??
       region)());
   const matte = people.matte && { data: people.matte, width: small.width, height: small.height };
   const object = (matte && (await onPerson(found, matte, click, scale, heads, photo, answerTo))) ?? (await found());
@@ -404,79 +402,6 @@ function amongClutter(
     return iou(other, region) <= SAME && iou(other, mask) >= AGREE;
   });
   return agrees ? { prompt: { points: [{ ...click, label: 1 }] }, mask, lowRes: single.lowRes } : undefined;
-}
-
-/**
- * The click's object lying on a larger thing (onSurface) is looked for when the decoder's smallest answer holding the
- * click is at most MAX_PART of the region. Square boxes around that answer, from its size up, grow STEP times a
- * step; the answer has reached the object's edge when it grows less than PLATEAU times while its box grows STEP²
- * times (on the probed cups it grew 1.5–3 times a step inside the cup, 1.05–1.2 times past it: round figures
- * between). At most MAX_PASSES boxes: the cups' answers stopped growing at the second or third; six found no more
- * and cost a later click 130 ms more at worst. The answer must have SURROUNDED of the ring just outside it in the
- * region: 0.9 took one of the six cups 0.5 took, and neither took anything else on the seen sets.
- */
-const MAX_PART = 0.25;
-const STEP = 1.3;
-const PLATEAU = 1.2;
-const MAX_PASSES = 3;
-const SURROUNDED = 0.5;
-
-/**
- * The click's object lying on a larger thing of its colour (a cup on a dish or a flower), which the decoder joins to
- * it: boxes around the decoder's smallest answer to the click, growing, until the answer stops growing with them
- * (see MAX_PART above). Undefined when it does not, or the answer is not a share of the region that surrounds it.
- */
-async function onSurface(
-  first: SamAnswer,
-  region: Mask,
-  click: SamPoint,
-  photo: { width: number; height: number },
-  scale: number,
-  answerTo: (prompt: SamPrompt) => Promise<SamAnswer>,
-): Promise<Candidate | undefined> {
-  const at = clickIndex(click, scale, region);
-  const parts = first.candidates.map((c) => likeRegion(c.lowRes, photo, region)).filter((m) => m.data[at]);
-  const part = parts.sort((a, b) => area(a) - area(b))[0];
-  const box = part && maskBox(part);
-  const whole = maskBox(region);
-  if (!box || !whole || area(part) > MAX_PART * area(region)) return undefined;
-  const [cx, cy] = [box.left + box.width / 2, box.top + box.height / 2];
-  let last: Candidate | undefined;
-  let side = Math.max(box.width, box.height);
-  for (let pass = 0; pass < MAX_PASSES && side < Math.max(whole.width, whole.height); pass++, side *= STEP) {
-    const grown = { left: cx - side / 2, top: cy - side / 2, width: side, height: side };
-    const prompt = { points: [{ ...click, label: 1 as const }], box: clampBox(photoBox(grown, scale), photo) };
-    const answer = await answerTo(prompt);
-    const c: Candidate = { prompt, mask: toMask(answer), lowRes: answer.lowRes };
-    if (last && area(c.mask) < PLATEAU * area(last.mask) && c.mask.data[at]) {
-      return area(c.mask) <= IN_CLUTTER * area(region) && surrounded(c.mask, region) ? c : undefined;
-    }
-    last = c;
-  }
-  return undefined;
-}
-
-/** Whether SURROUNDED of the ring of pixels within 2 px outside the answer lies in the region. */
-function surrounded(answer: Mask, region: Mask): boolean {
-  const { data, width: w, height: h } = answer;
-  let ring = 0;
-  let held = 0;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      if (data[i]) continue;
-      let near = false;
-      for (let dy = -2; dy <= 2 && !near; dy++)
-        for (let dx = -2; dx <= 2 && !near; dx++) {
-          const [xx, yy] = [x + dx, y + dy];
-          near = xx >= 0 && yy >= 0 && xx < w && yy < h && data[yy * w + xx] === 1;
-        }
-      if (!near) continue;
-      ring++;
-      if (region.data[i]) held++;
-    }
-  }
-  return ring > 0 && held >= SURROUNDED * ring;
 }
 
 /**
