@@ -39,7 +39,8 @@ export function followScratch(
   const ys = pixels.map((p) => Math.floor(p / w));
   const axis = principal(xs, ys);
   const along = pixels.map((_, i) => (xs[i] as number) * axis.dx + (ys[i] as number) * axis.dy);
-  const [lo, hi] = [Math.min(...along), Math.max(...along)];
+  // A reduction, not Math.min(...along): a long scratch on a large photo has more pixels than a call takes arguments.
+  const [lo, hi] = along.reduce(([a, b], v) => [Math.min(a, v), Math.max(b, v)], [Infinity, -Infinity]);
   const ends: Continuation[] = [];
   for (const outward of [-1, 1]) {
     // The end: the scratch's last `span` px along its axis, and their direction, pointing out of the scratch.

@@ -567,12 +567,15 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
       companionShare(t, other, w, h, pixels, angle, Math.ceil(width / 2 + sideGap), low) >= COMPANION ||
       (opts.saturation !== undefined &&
         keepsColour(opts.saturation, t, w, h, pixels, angle, width + sideGap, sign > 0 ? KEEPS_LIGHT : KEEPS_DARK));
+    // A scratch across a face is repaired up to the eyes and lips, which stay as they are.
+    const markScratch = (pixels: number[]) => {
+      for (const p of pixels) if (!opts.protect?.[p]) onScratch[p] = 1;
+    };
     const kept: number[][] = [];
     const keepScratch = (pixels: number[]) => {
-      // A scratch across a face is repaired up to the eyes and lips, which stay as they are.
       scratches++;
       kept.push(pixels);
-      for (const p of pixels) if (!opts.protect?.[p]) onScratch[p] = 1;
+      markScratch(pixels);
     };
     for (let a = 0; a < ANGLES; a++) {
       const angle = (a * Math.PI) / ANGLES;
@@ -607,8 +610,7 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
     for (const scratch of kept) {
       for (const more of followScratch(t, w, h, scratch, Math.round(segment / 2), low)) {
         const width = Math.min(maxScratchWidth, shape(more.pixels, w).width);
-        if (more.pixels.length < 3 || realObject(more.pixels, more.angle, width)) continue;
-        for (const p of more.pixels) if (!opts.protect?.[p]) onScratch[p] = 1;
+        if (more.pixels.length >= 3 && !realObject(more.pixels, more.angle, width)) markScratch(more.pixels);
       }
     }
 
