@@ -493,6 +493,12 @@ const JOINED_RIVALS = 0.01;
 const MIN_RIM = 6;
 /** Share of the nearby peak contrast from which a pixel belongs to the mark (its rim at 30 % coverage and more). */
 const OUTLINE = 0.3;
+/**
+ * Share of the nearby peak contrast from which a found pixel is the mark's own and seeds its outline. On the quality
+ * bench's 21 seen restoration photos, 0 (every found pixel), 0.5, 0.7 and 0.8 brought back 80.8, 81.0, 81.2 and
+ * 80.9 % of the damaged pixels, the rests 32.7, 32.9, 33.5 and 34.3 dB.
+ */
+const CORE = 0.7;
 
 /** Finds scratches and dust in a luminance plane (0–255). */
 export function detectDefects(y: Float32Array, w: number, h: number, opts: DefectOptions = {}): DefectResult {
@@ -643,9 +649,10 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
       polarity[i] = sign;
     }
   }
-  // The marks' outline. Found on a smoothed plane, a mark is wider than it is; a pixel belongs to it when, on the
-  // unsmoothed photo, it stands out in the mark's polarity by at least OUTLINE of the strongest contrast within two
-  // pixels (the mark's anti-aliased rim down to that coverage), so that texture beside a mark is not filled over.
+  // The marks' outline. Found on a smoothed plane, a mark is wider than it is. On the unsmoothed photo, the found
+  // pixels that stand out in the mark's polarity by CORE of the strongest contrast within two pixels are its line;
+  // a pixel belongs to the mark when it is one of them or beside one and stands out by OUTLINE of that contrast (the
+  // mark's anti-aliased rim down to that coverage), so that texture beside a mark is not filled over.
   const exact = opts.unsmoothed
     ? { [1]: topHat(opts.unsmoothed, w, h, k, 1), [-1]: topHat(opts.unsmoothed, w, h, k, -1) }
     : hats;
@@ -655,6 +662,7 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
   for (let i = 0; i < mask.length; i++) {
     if (!found[i]) continue;
     const s = polarity[i] as 1 | -1;
+    if ((exact[s][i] as number) < Math.max(MIN_RIM, CORE * (peak[s][i] as number))) continue;
     const bar = Math.max(MIN_RIM, OUTLINE * (peak[s][i] as number));
     const x = i % w;
     // The pixel and its eight neighbours, each taken when it stands out enough in this mark's polarity.
