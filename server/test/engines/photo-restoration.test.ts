@@ -235,9 +235,10 @@ describe('photo-restoration engine', () => {
       `two scratches on camera.png: ${(100 * back(damaged)).toFixed(1)}% -> ${(100 * back(restored)).toFixed(1)}% of their pixels within 25 levels of the clean photo; the rest ${restPsnr.toFixed(1)} dB`,
       metadata,
     );
-    // What is left: the bright scratch's faint top, 40 levels above the sky, where the detection's smoothing fades it.
+    // The bright scratch's faint top, 40 levels above the sky, is faded by the detection's smoothing and found on the
+    // unsmoothed photo (84 % of the two scratches back without that search).
     expect(back(damaged)).toBeLessThan(0.5);
-    expect(back(restored)).toBeGreaterThan(0.8);
+    expect(back(restored)).toBeGreaterThan(0.87);
     // No grain, so no grain reduction: the rest is the photo as it was, bar the few marks taken for damage.
     expect(metadata.estimatedNoiseSigma).toBeUndefined();
     expect(restPsnr).toBeGreaterThan(31);
