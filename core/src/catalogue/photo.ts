@@ -162,7 +162,7 @@ export const PHOTO_RESTORATION = {
     },
     { kind: 'boolean', name: 'enhance_faces', label: 'Enhance faces', default: true },
   ],
-  cost: { fixedMs: 680, msPerMegapixel: 1350 },
+  cost: { fixedMs: 1000, msPerMegapixel: 1880 },
   whyChoose: ['Finds scratches and dust', 'Reduces grain', 'Sharpens faces', 'Never invents colour'],
   tutorial: uploadTutorial('Optionally paint over scratches the automatic detection misses.'),
 } as const satisfies OperationDef;
