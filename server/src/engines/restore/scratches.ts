@@ -544,14 +544,14 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
     ? { [1]: topHat(opts.unsmoothed, w, h, k, 1), [-1]: topHat(opts.unsmoothed, w, h, k, -1) }
     : hats;
   // Noise and grain give every pixel some top-hat response: thresholds sit well above its typical spread.
-  const lowOf = (plane: Float32Array) => {
+  const levelsOf = (plane: Float32Array) => {
     const { median, spread } = robustSpread(plane);
     return { high: Math.max(baseHigh, median + 5 * spread), low: Math.max(baseHigh / 2, median + 2.5 * spread) };
   };
   for (const sign of [1, -1] as const) {
     const t = hats[sign];
     const other = hats[-sign as 1 | -1];
-    const { high, low } = lowOf(t);
+    const { high, low } = levelsOf(t);
     // Contrast levels, bit-coded (0 below low, 1 from low, 3 from high) so that AND and OR are min and max: flat
     // openings commute with thresholds, so opening these bytes gives exactly the float opening's hysteresis sets.
     const code = (v: number) => (v >= high ? 3 : v >= low ? 1 : 0);
@@ -575,7 +575,7 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
     const lineSearch = (own: Float32Array, rival: Float32Array, maxWidth: number) => {
       const lines = lineContrast(own, w, h, hw, hh, segment / 2);
       const lineBar = Math.max(LINE_BASE * baseHigh, lines.median + LINE_SPREADS * lines.spread);
-      return { own, rival, lines, lineBar, pixelBar: Math.min(lowOf(own).low, PIXEL_SHARE * lineBar), maxWidth };
+      return { own, rival, lines, lineBar, pixelBar: Math.min(levelsOf(own).low, PIXEL_SHARE * lineBar), maxWidth };
     };
     const searches = [lineSearch(t, other, maxScratchWidth)];
     if (exact[sign] !== t) searches.push(lineSearch(exact[sign], exact[-sign as 1 | -1], THIN * maxScratchWidth));
@@ -646,26 +646,34 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
     // Dust: small compact marks with little other fine structure as strong as they are around them (a speck on
     // texture stands out of it; a bright grain of the texture does not).
     // A speck joined to texture at the low threshold is judged by its core, and must stand more alone.
+    // Then the same on the unsmoothed photo, at its own thresholds, for specks the smoothing faded (a speck a pixel
+    // or two across loses most of its contrast to it); there a speck lacks the two pixels the smoothing adds.
     const window = (2 * isolation + 1) ** 2;
-    for (const found of components(t, w, h, low, high)) {
-      // The contrast from which fine structure is the speck's own (its core) or a rival of it.
-      const bar = Math.max(high, RIVALS * found.peak);
-      const joined = found.pixels.length > maxDust;
-      const c = joined ? { ...found, pixels: speckCore(found, t, w, bar, maxDust) } : found;
-      if (c.pixels.length > maxDust || c.peak < 1.5 * high) continue;
-      if (protectedMark(c) || c.pixels.some((p) => onScratch[p])) continue;
-      const { length } = shape(c.pixels, w);
-      if (length > k * 1.5) continue;
-      const centre = c.pixels[joined ? 0 : Math.floor(c.pixels.length / 2)] as number;
-      let strong = 0;
-      for (const p of c.pixels) strong += (t[p] as number) >= bar ? 1 : 0;
-      if ((countAbove(t, w, h, centre, isolation, bar) - strong) / window > (joined ? JOINED_RIVALS : ALONE)) continue;
-      dust++;
-      for (const p of c.pixels) {
-        mask[p] = 255;
-        polarity[p] = sign;
+    const findDust = (plane: Float32Array, { low, high }: { low: number; high: number }, maxDust: number) => {
+      for (const found of components(plane, w, h, low, high)) {
+        // The contrast from which fine structure is the speck's own (its core) or a rival of it.
+        const bar = Math.max(high, RIVALS * found.peak);
+        const joined = found.pixels.length > maxDust;
+        const c = joined ? { ...found, pixels: speckCore(found, plane, w, bar, maxDust) } : found;
+        if (c.pixels.length > maxDust || c.peak < 1.5 * high) continue;
+        // On the unsmoothed photo, a speck already found on the smoothed one is not counted again.
+        if (protectedMark(c) || c.pixels.some((p) => onScratch[p] || (plane !== t && mask[p]))) continue;
+        const { length } = shape(c.pixels, w);
+        if (length > k * 1.5) continue;
+        const centre = c.pixels[joined ? 0 : Math.floor(c.pixels.length / 2)] as number;
+        let strong = 0;
+        for (const p of c.pixels) strong += (plane[p] as number) >= bar ? 1 : 0;
+        if ((countAbove(plane, w, h, centre, isolation, bar) - strong) / window > (joined ? JOINED_RIVALS : ALONE))
+          continue;
+        dust++;
+        for (const p of c.pixels) {
+          mask[p] = 255;
+          polarity[p] = sign;
+        }
       }
-    }
+    };
+    findDust(t, { low, high }, maxDust);
+    if (exact[sign] !== t) findDust(exact[sign], levelsOf(exact[sign]), k * k);
     for (let i = 0; i < mask.length; i++) {
       if (!onScratch[i]) continue;
       mask[i] = 255;
