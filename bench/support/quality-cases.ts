@@ -27,6 +27,7 @@ export const CASE_SETS = [
   'held-out-8',
   'held-out-9',
   'held-out-10',
+  'held-out-11',
   'tuning',
 ] as const;
 export type CaseSet = (typeof CASE_SETS)[number];
@@ -111,6 +112,13 @@ export const RESTORATION_CASES: Partial<Record<CaseSet, RestorationCase[]>> = {
     { name: 'lake', photo: 'held-out-10/lake-grey.jpg', seed: 193 },
     { name: 'seeds', photo: 'held-out-10/seeds-grey.jpg', seed: 194 },
     { name: 'wine', photo: 'held-out-10/wine-grey.jpg', seed: 195 },
+  ],
+  'held-out-11': [
+    { name: 'airport', photo: 'held-out-11/airport-grey.jpg', seed: 211 },
+    { name: 'bassguitar', photo: 'held-out-11/bassguitar-grey.jpg', seed: 212 },
+    { name: 'citrus', photo: 'held-out-11/citrus-grey.jpg', seed: 213 },
+    { name: 'hummingbird', photo: 'held-out-11/hummingbird-grey.jpg', seed: 214 },
+    { name: 'raft', photo: 'held-out-11/raft-grey.jpg', seed: 215 },
   ],
   tuning: [
     { name: 'camera', photo: 'fixtures/camera.png', seed: 201 },
