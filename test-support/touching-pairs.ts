@@ -769,6 +769,69 @@ const HELD_OUT_11: Pair[] = [
   },
 ];
 
+/**
+ * A twelfth held-out set, on eight more of the fill bench's photos, committed before the next change: four of two
+ * people overlapping, three of two cups, one of a cup in front of a person.
+ */
+const HELD_OUT_12: Pair[] = [
+  {
+    onto: 'bench/fill/photos/anemones.jpg',
+    back: { object: 'astronaut', scale: 0.55 },
+    front: { object: 'astronaut', scale: 0.5, flip: true },
+    at: [0.5, 0.55],
+    overlap: 0.19,
+  },
+  {
+    onto: 'bench/fill/photos/bee.jpg',
+    back: { object: 'astronaut', scale: 0.5, flip: true },
+    front: { object: 'astronaut', scale: 0.55 },
+    at: [0.45, 0.6],
+    overlap: 0.21,
+  },
+  {
+    onto: 'bench/fill/photos/butterfly.jpg',
+    back: { object: 'astronaut', scale: 0.6, flip: true },
+    front: { object: 'astronaut', scale: 0.5, flip: true },
+    at: [0.55, 0.55],
+    overlap: 0.17,
+  },
+  {
+    onto: 'bench/fill/photos/clock.jpg',
+    back: { object: 'astronaut', scale: 0.5 },
+    front: { object: 'astronaut', scale: 0.5 },
+    at: [0.5, 0.6],
+    overlap: 0.23,
+  },
+  {
+    onto: 'bench/fill/photos/drop.jpg',
+    back: { object: 'coffee', scale: 0.32, flip: true },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.5, 0.6],
+    overlap: 0.13,
+  },
+  {
+    onto: 'bench/fill/photos/ladybird.jpg',
+    back: { object: 'coffee', scale: 0.3 },
+    front: { object: 'coffee', scale: 0.32, flip: true },
+    at: [0.45, 0.6],
+    overlap: 0.11,
+  },
+  {
+    onto: 'bench/fill/photos/marigold.jpg',
+    back: { object: 'coffee', scale: 0.3, flip: true },
+    front: { object: 'coffee', scale: 0.3, flip: true },
+    at: [0.55, 0.55],
+    overlap: 0.14,
+  },
+  {
+    onto: 'bench/fill/photos/squirrel.jpg',
+    back: { object: 'astronaut', scale: 0.5 },
+    front: { object: 'coffee', scale: 0.3, flip: true },
+    at: [0.5, 0.6],
+    overlap: 0.15,
+  },
+];
+
 const SETS = {
   tuning: TUNING,
   'held-out': HELD_OUT,
@@ -782,6 +845,7 @@ const SETS = {
   'held-out-9': HELD_OUT_9,
   'held-out-10': HELD_OUT_10,
   'held-out-11': HELD_OUT_11,
+  'held-out-12': HELD_OUT_12,
 };
 
 export async function touchingPairs(set: keyof typeof SETS | 'all' = 'all'): Promise<PairCase[]> {
