@@ -552,6 +552,7 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
     const t = hats[sign];
     const other = hats[-sign as 1 | -1];
     const { high, low } = levelsOf(t);
+    const exactLevels = exact[sign] !== t ? levelsOf(exact[sign]) : undefined;
     // Contrast levels, bit-coded (0 below low, 1 from low, 3 from high) so that AND and OR are min and max: flat
     // openings commute with thresholds, so opening these bytes gives exactly the float opening's hysteresis sets.
     const code = (v: number) => (v >= high ? 3 : v >= low ? 1 : 0);
@@ -572,13 +573,14 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
     // does not, so a scratch fainter than texture's pixels is still found along its length. Found so, with less
     // evidence per pixel, it must run longer. The smoothing halves the contrast of a mark a pixel or two wide, so thin
     // marks are also searched for so on the unsmoothed photo, at its own thresholds, and judged on it.
-    const lineSearch = (own: Float32Array, rival: Float32Array, maxWidth: number) => {
+    const lineSearch = (own: Float32Array, rival: Float32Array, ownLow: number, maxWidth: number) => {
       const lines = lineContrast(own, w, h, hw, hh, segment / 2);
       const lineBar = Math.max(LINE_BASE * baseHigh, lines.median + LINE_SPREADS * lines.spread);
-      return { own, rival, lines, lineBar, pixelBar: Math.min(levelsOf(own).low, PIXEL_SHARE * lineBar), maxWidth };
+      return { own, rival, lines, lineBar, pixelBar: Math.min(ownLow, PIXEL_SHARE * lineBar), maxWidth };
     };
-    const searches = [lineSearch(t, other, maxScratchWidth)];
-    if (exact[sign] !== t) searches.push(lineSearch(exact[sign], exact[-sign as 1 | -1], THIN * maxScratchWidth));
+    const searches = [lineSearch(t, other, low, maxScratchWidth)];
+    if (exactLevels)
+      searches.push(lineSearch(exact[sign], exact[-sign as 1 | -1], exactLevels.low, THIN * maxScratchWidth));
     const onScratch = new Uint8Array(w * h);
     // Marks that pass every test but the length wait for a chain: a scratch broken where it crosses busy parts, or
     // curving from one sampled angle to the next, is found in pieces that line up.
@@ -673,7 +675,7 @@ export function detectDefects(y: Float32Array, w: number, h: number, opts: Defec
       }
     };
     findDust(t, { low, high }, maxDust);
-    if (exact[sign] !== t) findDust(exact[sign], levelsOf(exact[sign]), k * k);
+    if (exactLevels) findDust(exact[sign], exactLevels, k * k);
     for (let i = 0; i < mask.length; i++) {
       if (!onScratch[i]) continue;
       mask[i] = 255;
