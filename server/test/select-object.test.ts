@@ -273,6 +273,31 @@ describe('POST /api/select-object', () => {
   );
 
   it(
+    'a click on the coffee in a cup selects the whole cup; one step smaller, less than half of it',
+    async () => {
+      const visitor = await signedInVisitor(server);
+      const c = byName('coffee on camera.png');
+      // On the coffee, 35 px above the cup's centroid: the decoder alone answers the coffee there.
+      const onCoffee = { x: c.point.x, y: c.point.y - 35 };
+      const { photo } = await prepare(visitor, c.image);
+      const prompt = async (level: number) =>
+        maskOf(
+          await visitor.fetch('/api/select-object/prompt', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ operation: 'object-removal', photo, points: [{ ...onCoffee, label: 1 }], level }),
+          }),
+          c,
+        );
+      expect(iou(await prompt(0), grownTruth(c)), 'the cup').toBeGreaterThanOrEqual(0.9);
+      const part = await prompt(-1);
+      expect(part[onCoffee.y * c.width + onCoffee.x], 'the click').toBe(255);
+      expect(coverage(part, c.truth), 'a part').toBeLessThan(0.5);
+    },
+    MODEL_MS,
+  );
+
+  it(
     'a click on one of two people standing close selects mostly her, where the decoder alone answers both',
     async () => {
       const visitor = await signedInVisitor(server);

@@ -12,7 +12,8 @@ import type { SelectRequest } from './request.js';
  * object, but for two objects that touch (two cups, people side by side) the pair, and on a detailed object a part.
  * So a click's answer is found in steps:
  *
- * 1. The click alone gives the region (the "group" when it holds several objects).
+ * 1. The click alone gives the region (the "group" when it holds several objects). When what it gives is the inside
+ *    of one of the decoder's larger answers (a cup's coffee, a face), that answer is the region.
  * 2. The region is split where its shape says it is several things joined by narrow necks: the cores of its
  *    distance map (the pixels deeper inside it than CORE_DEPTH of its deepest) that are of some size are its
  *    objects (or, for people standing close, the columns under their faces); each pixel of the region belongs to
@@ -94,6 +95,18 @@ const AGREE = 0.8;
 const PERSON_HEIGHT = 3;
 /** An answer to a click on a person with this share outside the people's matte holds more: a round figure, untuned. */
 const OUTSIDE_MATTE = 0.2;
+/**
+ * What the click alone gives is the inside of a larger answer (enclosing) when the larger one holds HELD of it and
+ * meets ENCLOSED of its outline (the one value tried: on the seen clicks a cup's coffee and a face met the cup or the
+ * person along 0.76–1.0 of theirs). The larger answer is not a thing of its own but what things lie on when it
+ * covers more than ENCLOSING_AT_MOST of the photo (on the seen clicks the cups and people were 0.11 of it or less,
+ * the book, table or clouds under them 0.28–0.62), or when the smaller one holds HEART of one of its cores (a cup
+ * beside others: 0.99; a coffee or a face at most 0.37).
+ */
+const HELD = 0.95;
+const ENCLOSED = 0.75;
+const ENCLOSING_AT_MOST = 0.2;
+const HEART = 0.9;
 /** Two answers with an IoU above this are one step of the ladder. */
 const SAME = 0.9;
 
@@ -175,7 +188,9 @@ async function clickLadder(
     return { prompt, mask: toMask(answer), lowRes: answer.lowRes };
   };
   const first = await decode({ points: point }, small);
-  const region: Candidate = { prompt: { points: point }, mask: toMask(first), lowRes: first.lowRes };
+  const clicked: Candidate = { prompt: { points: point }, mask: toMask(first), lowRes: first.lowRes };
+  // What the click lies on may be the inside of a larger thing (a cup's coffee, a face): that thing is the region.
+  const region = enclosing(first, clicked.mask, click, photo) ?? clicked;
   // The faces at the analysis size.
   const heads = people.faces.map(([x, y, fw, fh]) => ({
     left: x * scale,
@@ -189,7 +204,7 @@ async function clickLadder(
     (fromRegion ??= (async () =>
       (await split(region.mask, click, scale, heads, photo, answerTo)) ??
       besideOthers(first, region.mask, click, photo, scale, heads) ??
-      amongClutter(first, region.mask, click, photo, scale) ??
+      (region === clicked ? amongClutter(first, region.mask, click, photo, scale) : undefined) ??
       region)());
   const matte = people.matte && { data: people.matte, width: small.width, height: small.height };
   const object = (matte && (await onPerson(found, matte, click, scale, heads, photo, answerTo))) ?? (await found());
@@ -230,6 +245,32 @@ async function clickLadder(
     ladder.push(c);
   }
   return { ladder, object, unknown };
+}
+
+/**
+ * The decoder's largest other answer to the click that holds what the click alone gave (`inner`) as its inside (a
+ * cup's coffee, a face within hair and collar): `inner` meets it along most of its outline, and it is a thing, not
+ * what things lie on (see ENCLOSED). Undefined when there is none.
+ */
+function enclosing(
+  first: SamAnswer,
+  inner: Mask,
+  click: SamPoint,
+  photo: { width: number; height: number },
+): Candidate | undefined {
+  const size = area(inner);
+  let best: Candidate | undefined;
+  for (const c of first.candidates) {
+    const mask = likeRegion(c.lowRes, photo, inner);
+    const outer = area(mask);
+    if (outer <= size || outer > ENCLOSING_AT_MOST * mask.data.length) continue;
+    if (overlap(inner, mask) < HELD * size || seam(inner, mask) < ENCLOSED) continue;
+    if (objectCores(mask).some((core) => core.pixels.filter((p) => inner.data[p]).length >= HEART * core.pixels.length))
+      continue;
+    if (!best || outer > area(best.mask))
+      best = { prompt: { points: [{ ...click, label: 1 }] }, mask, lowRes: c.lowRes };
+  }
+  return best;
 }
 
 /**
@@ -566,6 +607,13 @@ function clampBox(b: Box, photo: { width: number; height: number }): Box {
 function area(m: Mask): number {
   let n = 0;
   for (const v of m.data) n += v;
+  return n;
+}
+
+/** The pixels two masks share. */
+function overlap(a: Mask, b: Mask): number {
+  let n = 0;
+  for (let i = 0; i < a.data.length; i++) if (a.data[i] && b.data[i]) n++;
   return n;
 }
 
