@@ -832,6 +832,65 @@ const HELD_OUT_12: Pair[] = [
   },
 ];
 
+const HELD_OUT_13: Pair[] = [
+  {
+    onto: 'bench/fill/photos/aloe.jpg',
+    back: { object: 'coffee', scale: 0.3 },
+    front: { object: 'coffee', scale: 0.32, flip: true },
+    at: [0.5, 0.6],
+    overlap: 0.12,
+  },
+  {
+    onto: 'bench/fill/photos/brushes.jpg',
+    back: { object: 'astronaut', scale: 0.55, flip: true },
+    front: { object: 'astronaut', scale: 0.5 },
+    at: [0.5, 0.55],
+    overlap: 0.2,
+  },
+  {
+    onto: 'bench/fill/photos/cables.jpg',
+    back: { object: 'astronaut', scale: 0.5 },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.5, 0.6],
+    overlap: 0.14,
+  },
+  {
+    onto: 'bench/fill/photos/dandelions.jpg',
+    back: { object: 'coffee', scale: 0.32, flip: true },
+    front: { object: 'coffee', scale: 0.3, flip: true },
+    at: [0.45, 0.6],
+    overlap: 0.1,
+  },
+  {
+    onto: 'bench/fill/photos/gamepad.jpg',
+    back: { object: 'astronaut', scale: 0.5 },
+    front: { object: 'astronaut', scale: 0.55, flip: true },
+    at: [0.55, 0.55],
+    overlap: 0.22,
+  },
+  {
+    onto: 'bench/fill/photos/hound.jpg',
+    back: { object: 'coffee', scale: 0.3, flip: true },
+    front: { object: 'astronaut', scale: 0.5 },
+    at: [0.5, 0.6],
+    overlap: 0.16,
+  },
+  {
+    onto: 'bench/fill/photos/motorcycle.jpg',
+    back: { object: 'coffee', scale: 0.3 },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.5, 0.65],
+    overlap: 0.13,
+  },
+  {
+    onto: 'bench/fill/photos/nuthatch.jpg',
+    back: { object: 'astronaut', scale: 0.6 },
+    front: { object: 'astronaut', scale: 0.5, flip: true },
+    at: [0.5, 0.55],
+    overlap: 0.18,
+  },
+];
+
 const SETS = {
   tuning: TUNING,
   'held-out': HELD_OUT,
@@ -846,6 +905,7 @@ const SETS = {
   'held-out-10': HELD_OUT_10,
   'held-out-11': HELD_OUT_11,
   'held-out-12': HELD_OUT_12,
+  'held-out-13': HELD_OUT_13,
 };
 
 export async function touchingPairs(set: keyof typeof SETS | 'all' = 'all'): Promise<PairCase[]> {
