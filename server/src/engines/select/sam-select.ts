@@ -24,9 +24,9 @@ import type { SelectRequest } from './request.js';
  *    Or it may be an object among clutter (a cup among glasses, toys, fruit), which no neck or seam sets apart:
  *    the decoder's single-mask answer is the object when it is much smaller than the region and another of its
  *    answers agrees with it.
- * 4. A click under a face on the people's matte is answered from the matte when its piece holds several people, or
- *    when the object so far holds what the person stands against: the piece under the click is split as in step 2
- *    (onPerson).
+ * 4. A click on the people's matte is answered from the matte when the object so far is a person with what she
+ *    stands against or beside, or when a click under a face lies on a piece of several people: the piece under the
+ *    click is split as in step 2 (onPerson).
  *
  * The ladder of answers the visitor can step through with Smaller and Larger: a part (the click with a box half
  * the object's size around it), the object, and the region when the object was split out of it, or else the
@@ -292,10 +292,12 @@ async function split(
 }
 
 /**
- * A click on a person (under a face on the people's matte): the click's person among the people of the matte's piece
- * under the click, the way split answers (necks, else the faces as cores). Undefined where the object `found` by
- * steps 2 and 3 is likely right: the piece holds one person and `found` lies within the matte. (The decoder joins a
- * person to the wall of her colour she stands against, or to the people beside her; the matte tells them apart.)
+ * A click on a person (on the people's matte): the click's person among the people of the matte's piece under the
+ * click, the way split answers (necks, else the faces as cores). Under a face (in a face's column), undefined where the
+ * object `found` by steps 2 and 3 is likely right: the piece holds one person and `found` lies within the matte.
+ * Elsewhere on the piece (an arm, a hand, or a cup she holds), undefined unless `found` holds a person's core (more
+ * than MAX_LEAK of it) and either spills past the matte or holds two people's. (The decoder joins a person to the
+ * wall of her colour she stands against, or to the people beside her; the matte tells them apart.)
  */
 async function onPerson(
   found: () => Promise<Candidate>,
@@ -313,10 +315,17 @@ async function onPerson(
   if (!piece) return undefined;
   const people: Mask = { data: new Uint8Array(w * h), width: w, height: h };
   for (const p of piece.pixels) people.data[p] = 1;
-  // On a person: under a face. The matte may hold what a person holds or stands against (a cup beside them).
   const persons = personCores(people, heads);
-  const mine = persons.find((c) => c.pixels.includes(at));
-  if (!mine || (persons.length < 2 && !spillsPastMatte((await found()).mask, matte))) return undefined;
+  if (!persons.length) return undefined;
+  // Under a face, a piece of several people is split at once. Elsewhere the matte may hold what a person holds or
+  // stands beside (a cup), so the object found so far decides.
+  const underFace = persons.some((c) => c.pixels.includes(at));
+  if (!underFace || persons.length < 2) {
+    const object = (await found()).mask;
+    const spills = spillsPastMatte(object, matte);
+    const held = persons.filter((c) => c.pixels.filter((p) => object.data[p]).length > MAX_LEAK * c.pixels.length);
+    if (underFace ? !spills : !held.length || (!spills && held.length < 2)) return undefined;
+  }
   // Necks part a person from what the matte holds beside them first.
   const cores = objectCores(people);
   return shareAnswer(people, cores.length < 2 ? persons : cores, click, scale, photo, answerTo);
