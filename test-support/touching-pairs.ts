@@ -891,6 +891,65 @@ const HELD_OUT_13: Pair[] = [
   },
 ];
 
+const HELD_OUT_14: Pair[] = [
+  {
+    onto: 'bench/fill/photos/chameleon.jpg',
+    back: { object: 'coffee', scale: 0.32 },
+    front: { object: 'coffee', scale: 0.3, flip: true },
+    at: [0.5, 0.6],
+    overlap: 0.12,
+  },
+  {
+    onto: 'bench/fill/photos/dragonfly.jpg',
+    back: { object: 'astronaut', scale: 0.5, flip: true },
+    front: { object: 'astronaut', scale: 0.55 },
+    at: [0.5, 0.55],
+    overlap: 0.2,
+  },
+  {
+    onto: 'bench/fill/photos/leaf.jpg',
+    back: { object: 'coffee', scale: 0.3, flip: true },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.5, 0.6],
+    overlap: 0.11,
+  },
+  {
+    onto: 'bench/fill/photos/orangepetals.jpg',
+    back: { object: 'astronaut', scale: 0.5 },
+    front: { object: 'coffee', scale: 0.3, flip: true },
+    at: [0.5, 0.6],
+    overlap: 0.15,
+  },
+  {
+    onto: 'bench/fill/photos/raccoon.jpg',
+    back: { object: 'coffee', scale: 0.3 },
+    front: { object: 'coffee', scale: 0.32 },
+    at: [0.45, 0.65],
+    overlap: 0.13,
+  },
+  {
+    onto: 'bench/fill/photos/seeds.jpg',
+    back: { object: 'astronaut', scale: 0.55 },
+    front: { object: 'astronaut', scale: 0.5, flip: true },
+    at: [0.5, 0.55],
+    overlap: 0.18,
+  },
+  {
+    onto: 'bench/fill/photos/swallowtail.jpg',
+    back: { object: 'coffee', scale: 0.3, flip: true },
+    front: { object: 'coffee', scale: 0.3, flip: true },
+    at: [0.55, 0.6],
+    overlap: 0.12,
+  },
+  {
+    onto: 'bench/fill/photos/tvleaves.jpg',
+    back: { object: 'coffee', scale: 0.3 },
+    front: { object: 'astronaut', scale: 0.5, flip: true },
+    at: [0.5, 0.6],
+    overlap: 0.16,
+  },
+];
+
 const SETS = {
   tuning: TUNING,
   'held-out': HELD_OUT,
@@ -906,6 +965,7 @@ const SETS = {
   'held-out-11': HELD_OUT_11,
   'held-out-12': HELD_OUT_12,
   'held-out-13': HELD_OUT_13,
+  'held-out-14': HELD_OUT_14,
 };
 
 export async function touchingPairs(set: keyof typeof SETS | 'all' = 'all'): Promise<PairCase[]> {
