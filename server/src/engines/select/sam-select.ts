@@ -265,8 +265,7 @@ function enclosing(
     const outer = area(mask);
     if (outer <= size || outer > ENCLOSING_AT_MOST * mask.data.length) continue;
     if (overlap(inner, mask) < HELD * size || seam(inner, mask) < ENCLOSED) continue;
-    if (objectCores(mask).some((core) => core.pixels.filter((p) => inner.data[p]).length >= HEART * core.pixels.length))
-      continue;
+    if (objectCores(mask).some((core) => shareIn(core, inner) >= HEART)) continue;
     if (!best || outer > area(best.mask))
       best = { prompt: { points: [{ ...click, label: 1 }] }, mask, lowRes: c.lowRes };
   }
@@ -323,7 +322,7 @@ async function onPerson(
   if (!underFace || persons.length < 2) {
     const object = (await found()).mask;
     const spills = spillsPastMatte(object, matte);
-    const held = persons.filter((c) => c.pixels.filter((p) => object.data[p]).length > MAX_LEAK * c.pixels.length);
+    const held = persons.filter((c) => shareIn(c, object) > MAX_LEAK);
     if (underFace ? !spills : !held.length || (!spills && held.length < 2)) return undefined;
   }
   // Necks part a person from what the matte holds beside them first.
@@ -367,8 +366,7 @@ async function shareAnswer(
   const prompt = { points: [{ ...click, label: 1 as const }], box: photoBox(withMargin(box), scale) };
   const answer = await answerTo(prompt);
   const others = cores.filter((_, k) => k !== mine);
-  const leak = (m: Mask) =>
-    Math.max(0, ...others.map((c) => c.pixels.filter((p) => m.data[p]).length / c.pixels.length));
+  const leak = (m: Mask) => Math.max(0, ...others.map((c) => shareIn(c, m)));
   const given: Candidate = { prompt, mask: toMask(answer), lowRes: answer.lowRes };
   if (leak(given.mask) > MAX_LEAK) return undefined;
   // Of the decoder's answers that hold the click and keep out of the others, the one most like the click's share.
@@ -617,6 +615,13 @@ function area(m: Mask): number {
   let n = 0;
   for (const v of m.data) n += v;
   return n;
+}
+
+/** The share of a core's pixels that a mask holds. */
+function shareIn(core: { pixels: number[] }, mask: Mask): number {
+  let n = 0;
+  for (const p of core.pixels) n += mask.data[p] as number;
+  return core.pixels.length ? n / core.pixels.length : 0;
 }
 
 /** The pixels two masks share. */
