@@ -2,7 +2,7 @@
  * Select object, the segment-anything method (engines/select/sam-select.ts) beside the method before it (ISNet on
  * crops around a click, GrabCut in a box: bench/select-object/isnet-crops.ts), on objects with a known truth:
  * - isolated objects (test-support/selection-cases.ts): a click and a box on each;
- * - touching pairs (test-support/touching-pairs.ts), the tuning pairs and fourteen held-out sets: a click on each object
+ * - touching pairs (test-support/touching-pairs.ts), the tuning pairs and fifteen held-out sets: a click on each object
  *   must give it alone, and one step larger must give the pair.
  * Per case: IoU with the truth (before the halo growth) of each method's click and box answers, and their times, and
  * of four more clicks spread over the object (SAM only: a click on a part must give the whole object too); then the
@@ -58,6 +58,7 @@ const PAIR_SETS = {
   'pairs (held out 12)': 'held-out-12',
   'pairs (held out 13)': 'held-out-13',
   'pairs (held out 14)': 'held-out-14',
+  'pairs (held out 15)': 'held-out-15',
 } as const;
 type SetName = 'isolated' | keyof typeof PAIR_SETS;
 

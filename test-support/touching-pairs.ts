@@ -950,6 +950,58 @@ const HELD_OUT_14: Pair[] = [
   },
 ];
 
+const HELD_OUT_15: Pair[] = [
+  {
+    onto: 'bench/fill/photos/calculator.jpg',
+    back: { object: 'coffee', scale: 0.3 },
+    front: { object: 'coffee', scale: 0.32, flip: true },
+    at: [0.5, 0.6],
+    overlap: 0.12,
+  },
+  {
+    onto: 'bench/fill/photos/hummingbird.jpg',
+    back: { object: 'astronaut', scale: 0.5, flip: true },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.5, 0.6],
+    overlap: 0.15,
+  },
+  {
+    onto: 'bench/fill/photos/papilio.jpg',
+    back: { object: 'coffee', scale: 0.32, flip: true },
+    front: { object: 'coffee', scale: 0.3 },
+    at: [0.5, 0.6],
+    overlap: 0.11,
+  },
+  {
+    onto: 'bench/fill/photos/raindrops.jpg',
+    back: { object: 'coffee', scale: 0.3 },
+    front: { object: 'coffee', scale: 0.3, flip: true },
+    at: [0.45, 0.6],
+    overlap: 0.13,
+  },
+  {
+    onto: 'bench/fill/photos/retina.jpg',
+    back: { object: 'astronaut', scale: 0.55 },
+    front: { object: 'astronaut', scale: 0.5, flip: true },
+    at: [0.5, 0.55],
+    overlap: 0.2,
+  },
+  {
+    onto: 'bench/fill/photos/wing.jpg',
+    back: { object: 'coffee', scale: 0.3 },
+    front: { object: 'astronaut', scale: 0.5 },
+    at: [0.5, 0.6],
+    overlap: 0.15,
+  },
+  {
+    onto: 'bench/fill/photos/yellowpetals.jpg',
+    back: { object: 'coffee', scale: 0.3, flip: true },
+    front: { object: 'coffee', scale: 0.32 },
+    at: [0.55, 0.6],
+    overlap: 0.12,
+  },
+];
+
 const SETS = {
   tuning: TUNING,
   'held-out': HELD_OUT,
@@ -966,6 +1018,7 @@ const SETS = {
   'held-out-12': HELD_OUT_12,
   'held-out-13': HELD_OUT_13,
   'held-out-14': HELD_OUT_14,
+  'held-out-15': HELD_OUT_15,
 };
 
 export async function touchingPairs(set: keyof typeof SETS | 'all' = 'all'): Promise<PairCase[]> {
