@@ -189,8 +189,14 @@ async function clickLadder(
   };
   const first = await decode({ points: point }, small);
   const clicked: Candidate = { prompt: { points: point }, mask: toMask(first), lowRes: first.lowRes };
+  // The decoder's four answers to the click (SAM's single mask first), at the analysis size: steps 1 and 3 look at them.
+  const answers: Candidate[] = first.candidates.map((c) => ({
+    prompt: { points: point },
+    mask: likeRegion(c.lowRes, photo, clicked.mask),
+    lowRes: c.lowRes,
+  }));
   // What the click lies on may be the inside of a larger thing (a cup's coffee, a face): that thing is the region.
-  const region = enclosing(first, clicked.mask, click, photo) ?? clicked;
+  const region = enclosing(answers, clicked.mask) ?? clicked;
   // The faces at the analysis size.
   const heads = people.faces.map(([x, y, fw, fh]) => ({
     left: x * scale,
@@ -203,8 +209,8 @@ async function clickLadder(
   const found = () =>
     (fromRegion ??= (async () =>
       (await split(region.mask, click, scale, heads, photo, answerTo)) ??
-      besideOthers(first, region.mask, click, photo, scale, heads) ??
-      (region === clicked ? amongClutter(first, region.mask, click, photo, scale) : undefined) ??
+      besideOthers(answers, region.mask, click, scale, heads) ??
+      (region === clicked ? amongClutter(answers, region.mask, click, scale) : undefined) ??
       region)());
   const matte = people.matte && { data: people.matte, width: small.width, height: small.height };
   const object = (matte && (await onPerson(found, matte, click, scale, heads, photo, answerTo))) ?? (await found());
@@ -252,22 +258,15 @@ async function clickLadder(
  * cup's coffee, a face within hair and collar): `inner` meets it along most of its outline, and it is a thing, not
  * what things lie on (see ENCLOSED). Undefined when there is none.
  */
-function enclosing(
-  first: SamAnswer,
-  inner: Mask,
-  click: SamPoint,
-  photo: { width: number; height: number },
-): Candidate | undefined {
+function enclosing(answers: Candidate[], inner: Mask): Candidate | undefined {
   const size = area(inner);
   let best: Candidate | undefined;
-  for (const c of first.candidates) {
-    const mask = likeRegion(c.lowRes, photo, inner);
-    const outer = area(mask);
-    if (outer <= size || outer > ENCLOSING_AT_MOST * mask.data.length) continue;
-    if (overlap(inner, mask) < HELD * size || seam(inner, mask) < ENCLOSED) continue;
-    if (objectCores(mask).some((core) => shareIn(core, inner) >= HEART)) continue;
-    if (!best || outer > area(best.mask))
-      best = { prompt: { points: [{ ...click, label: 1 }] }, mask, lowRes: c.lowRes };
+  for (const c of answers) {
+    const outer = area(c.mask);
+    if (outer <= size || outer > ENCLOSING_AT_MOST * c.mask.data.length) continue;
+    if (overlap(inner, c.mask) < HELD * size || seam(inner, c.mask) < ENCLOSED) continue;
+    if (objectCores(c.mask).some((core) => shareIn(core, inner) >= HEART)) continue;
+    if (!best || outer > area(best.mask)) best = c;
   }
   return best;
 }
@@ -410,21 +409,17 @@ function personCores(region: Mask, heads: Rect[]): { pixels: number[] }[] {
  * face of the region lies on (a body without its head) is a part. Undefined when no answer is the object.
  */
 function besideOthers(
-  first: SamAnswer,
+  answers: Candidate[],
   region: Mask,
   click: SamPoint,
-  photo: { width: number; height: number },
   scale: number,
   heads: Rect[],
 ): Candidate | undefined {
   const at = clickIndex(click, scale, region);
   const whole = area(region);
-  const found: Candidate[] = [];
-  for (const c of first.candidates) {
-    const mask = likeRegion(c.lowRes, photo, region);
-    if (mask.data[at] && area(mask) <= MAX_SHARE * whole && seam(mask, region) <= MAX_SEAM)
-      found.push({ prompt: { points: [{ ...click, label: 1 }] }, mask, lowRes: c.lowRes });
-  }
+  const found = answers.filter(
+    (c) => c.mask.data[at] && area(c.mask) <= MAX_SHARE * whole && seam(c.mask, region) <= MAX_SEAM,
+  );
   const wholes = found.filter((c) => !heads.some((head) => headless(c.mask, region, head)));
   return wholes.sort((a, b) => area(b.mask) - area(a.mask))[0];
 }
@@ -434,22 +429,13 @@ function besideOthers(
  * click, covers at most IN_CLUTTER of the region, and one of the decoder's other answers (not the region) agrees
  * with it. Undefined otherwise.
  */
-function amongClutter(
-  first: SamAnswer,
-  region: Mask,
-  click: SamPoint,
-  photo: { width: number; height: number },
-  scale: number,
-): Candidate | undefined {
-  const [single, ...multi] = first.candidates;
+function amongClutter(answers: Candidate[], region: Mask, click: SamPoint, scale: number): Candidate | undefined {
+  const [single, ...multi] = answers;
   if (!single) return undefined;
-  const mask = likeRegion(single.lowRes, photo, region);
+  const { mask } = single;
   if (!mask.data[clickIndex(click, scale, region)] || area(mask) > IN_CLUTTER * area(region)) return undefined;
-  const agrees = multi.some((c) => {
-    const other = likeRegion(c.lowRes, photo, region);
-    return iou(other, region) <= SAME && iou(other, mask) >= AGREE;
-  });
-  return agrees ? { prompt: { points: [{ ...click, label: 1 }] }, mask, lowRes: single.lowRes } : undefined;
+  const agrees = multi.some((c) => iou(c.mask, region) <= SAME && iou(c.mask, mask) >= AGREE);
+  return agrees ? single : undefined;
 }
 
 /**
