@@ -56,6 +56,22 @@ describe('POST /api/select-object', () => {
     return data;
   }
 
+  /** The mask of a click on a prepared photo, `level` steps smaller (< 0) or larger (> 0) than its object. */
+  async function clickMask(
+    visitor: Visitor,
+    photo: string,
+    point: { x: number; y: number },
+    level: number,
+    c: { width: number; height: number },
+  ): Promise<Buffer> {
+    const res = await visitor.fetch('/api/select-object/prompt', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ operation: 'object-removal', photo, points: [{ ...point, label: 1 }], level }),
+    });
+    return maskOf(res, c);
+  }
+
   /** The truth grown as the API grows its selections against halos: what a perfect selection returns. */
   const grownTruth = (c: SelectionCase) => growSelection(c.truth, c.width, c.height);
 
@@ -246,15 +262,7 @@ describe('POST /api/select-object', () => {
       const [person, cup] = pair.objects as [PairCase['objects'][0], PairCase['objects'][0]];
       const c = { width: pair.width, height: pair.height };
       const { photo } = await prepare(visitor, pair.image);
-      const prompt = async (level: number) =>
-        maskOf(
-          await visitor.fetch('/api/select-object/prompt', {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ operation: 'object-removal', photo, points: [{ ...cup.point, label: 1 }], level }),
-          }),
-          c,
-        );
+      const prompt = (level: number) => clickMask(visitor, photo, cup.point, level, c);
       const alone = await prompt(0);
       expect(iou(alone, growSelection(cup.truth, c.width, c.height)), 'the cup').toBeGreaterThanOrEqual(0.85);
       expect(coverage(alone, person.truth), 'not the person').toBeLessThan(0.1);
@@ -280,15 +288,7 @@ describe('POST /api/select-object', () => {
       // On the coffee, 35 px above the cup's centroid: the decoder alone answers the coffee there.
       const onCoffee = { x: c.point.x, y: c.point.y - 35 };
       const { photo } = await prepare(visitor, c.image);
-      const prompt = async (level: number) =>
-        maskOf(
-          await visitor.fetch('/api/select-object/prompt', {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ operation: 'object-removal', photo, points: [{ ...onCoffee, label: 1 }], level }),
-          }),
-          c,
-        );
+      const prompt = (level: number) => clickMask(visitor, photo, onCoffee, level, c);
       expect(iou(await prompt(0), grownTruth(c)), 'the cup').toBeGreaterThanOrEqual(0.9);
       const part = await prompt(-1);
       expect(part[onCoffee.y * c.width + onCoffee.x], 'the click').toBe(255);
