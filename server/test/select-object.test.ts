@@ -281,6 +281,33 @@ describe('POST /api/select-object', () => {
   );
 
   it(
+    'a click that gives a cup alone at once: one step larger gives both cups, not a box around the one',
+    async () => {
+      const visitor = await signedInVisitor(server);
+      // The decoder's answer to either click is its cup alone; its group answer is the pair.
+      const pair = await pairNamed('held-out-2', 'coffee and coffee on bridge.jpg');
+      const c = { width: pair.width, height: pair.height };
+      const both = growSelection(
+        union(pair.objects[0]?.truth as Buffer, pair.objects[1]?.truth as Buffer),
+        c.width,
+        c.height,
+      );
+      const { photo } = await prepare(visitor, pair.image);
+      for (const cup of pair.objects) {
+        const alone = await clickMask(visitor, photo, cup.point, 0, c);
+        expect(iou(alone, growSelection(cup.truth, c.width, c.height)), `${cup.name} alone`).toBeGreaterThanOrEqual(
+          0.85,
+        );
+        expect(
+          iou(await clickMask(visitor, photo, cup.point, 1, c), both),
+          `${cup.name}: larger`,
+        ).toBeGreaterThanOrEqual(0.85);
+      }
+    },
+    MODEL_MS,
+  );
+
+  it(
     'a click on the coffee in a cup selects the whole cup; one step smaller, less than half of it',
     async () => {
       const visitor = await signedInVisitor(server);

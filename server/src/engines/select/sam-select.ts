@@ -29,8 +29,9 @@ import type { SelectRequest } from './request.js';
  *    click is split as in step 2 (onPerson).
  *
  * The ladder of answers the visitor can step through with Smaller and Larger: a part (the click with a box half
- * the object's size around it), the object, and the region when the object was split out of it, or else the
- * object's box grown by half (what it stands on, what it is with). Duplicates (IoU above SAME) are dropped.
+ * the object's size around it), the object, and the region when the object was split out of it, or else the group
+ * it belongs to (the smallest of the decoder's answers to the click that holds it), or where none does the object's
+ * box grown by half (what it stands on, what it is with). Duplicates (IoU above SAME) are dropped.
  */
 
 /** Decodes a prompt into an answer at the given size (samSelect asks at its analysis size). */
@@ -218,7 +219,13 @@ async function clickLadder(
   const candidates: Candidate[] = [object];
   // The steps beside the object cost a decoder pass each: they are computed when asked for (a click's answer only
   // says they are there to ask for), which keeps a click to two or three passes.
-  const unknown = { smaller: Boolean(box) && level >= 0, larger: Boolean(box) && object === region && level <= 0 };
+  // Larger: the region, when the object was split out of it; else the smallest of the click's other answers that
+  // holds the object (the group it belongs to); else, where none does, the object's box grown by half.
+  const group = object === region ? groupOf(answers, object.mask) : undefined;
+  const unknown = {
+    smaller: Boolean(box) && level >= 0,
+    larger: Boolean(box) && object === region && !group && level <= 0,
+  };
   if (box) {
     const side = Math.max(box.width, box.height) / scale;
     const half = side / 4;
@@ -230,8 +237,8 @@ async function clickLadder(
         }),
       );
     }
-    // Larger: the region, when the object was split out of it; else the object's box grown by half.
     if (object !== region) candidates.push(region);
+    else if (group) candidates.push(group);
     else if (!unknown.larger) {
       const grown = {
         left: box.left - box.width / 4,
@@ -269,6 +276,17 @@ function enclosing(answers: Candidate[], inner: Mask): Candidate | undefined {
     if (!best || outer > area(best.mask)) best = c;
   }
   return best;
+}
+
+/**
+ * The group an object belongs to (two cups side by side, a cup with the person beside it): the smallest of the
+ * decoder's answers to the click that holds the object (HELD of it) and is a step larger (not alike: IoU at most SAME).
+ */
+function groupOf(answers: Candidate[], object: Mask): Candidate | undefined {
+  const size = area(object);
+  return answers
+    .filter((c) => overlap(object, c.mask) >= HELD * size && iou(c.mask, object) <= SAME)
+    .sort((a, b) => area(a.mask) - area(b.mask))[0];
 }
 
 /**
