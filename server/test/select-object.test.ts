@@ -325,17 +325,26 @@ describe('POST /api/select-object', () => {
   );
 
   it(
-    'a click on one of two people standing close selects mostly her, where the decoder alone answers both',
+    'a click on one of two people standing close selects mostly her, where the decoder alone answers both; one step larger both',
     async () => {
       const visitor = await signedInVisitor(server);
       const pair = await pairNamed('held-out', 'astronaut and astronaut on rocket.jpg');
       const c = { width: pair.width, height: pair.height };
+      const both = growSelection(
+        union(pair.objects[0]?.truth as Buffer, pair.objects[1]?.truth as Buffer),
+        c.width,
+        c.height,
+      );
+      const { photo } = await prepare(visitor, pair.image);
       for (const [k, person] of pair.objects.entries()) {
         const other = pair.objects[1 - k] as PairCase['objects'][0];
-        const fields = { operation: 'object-removal', ...person.point };
-        const mask = await maskOf(await select(visitor, pair.image, fields), c);
+        const mask = await clickMask(visitor, photo, person.point, 0, c);
         expect(coverage(mask, person.truth), `${person.name}: herself`).toBeGreaterThanOrEqual(0.8);
         expect(coverage(mask, other.truth), `${person.name}: the other`).toBeLessThan(0.3);
+        expect(
+          iou(await clickMask(visitor, photo, person.point, 1, c), both),
+          `${person.name}: larger`,
+        ).toBeGreaterThanOrEqual(0.85);
       }
     },
     MODEL_MS,

@@ -29,9 +29,10 @@ import type { SelectRequest } from './request.js';
  *    click is split as in step 2 (onPerson).
  *
  * The ladder of answers the visitor can step through with Smaller and Larger: a part (the click with a box half
- * the object's size around it), the object, and the region when the object was split out of it, or else the group
- * it belongs to (the smallest of the decoder's answers to the click that holds it), or where none does the object's
- * box grown by half (what it stands on, what it is with). Duplicates (IoU above SAME) are dropped.
+ * the object's size around it), the object, and a step larger: the people, for one of several on the people's
+ * matte; the region when the object was split out of it; or else the group it belongs to (the smallest of the
+ * decoder's answers to the click that holds it), or where none does the object's box grown by half (what it stands
+ * on, what it is with). Duplicates (IoU above SAME) are dropped.
  */
 
 /** Decodes a prompt into an answer at the given size (samSelect asks at its analysis size). */
@@ -214,18 +215,16 @@ async function clickLadder(
       (region === clicked ? amongClutter(answers, region.mask, click, scale) : undefined) ??
       region)());
   const matte = people.matte && { data: people.matte, width: small.width, height: small.height };
-  const object = (matte && (await onPerson(found, matte, click, scale, heads, photo, answerTo))) ?? (await found());
+  const person = matte && (await onPerson(found, matte, click, scale, heads, photo, answerTo));
+  const object = person?.object ?? (await found());
   const box = maskBox(object.mask);
   const candidates: Candidate[] = [object];
-  // The steps beside the object cost a decoder pass each: they are computed when asked for (a click's answer only
-  // says they are there to ask for), which keeps a click to two or three passes.
-  // Larger: the region, when the object was split out of it; else the smallest of the click's other answers that
-  // holds the object (the group it belongs to); else, where none does, the object's box grown by half.
-  const group = object === region ? groupOf(answers, object.mask) : undefined;
-  const unknown = {
-    smaller: Boolean(box) && level >= 0,
-    larger: Boolean(box) && object === region && !group && level <= 0,
-  };
+  // Larger: the people, for a person split out of several on the people's matte; the region, for an object split
+  // out of it; else the group the object belongs to among the click's answers. Where none of these is found (the
+  // people's box or the object's box grown by half), it costs a decoder pass, as Smaller always does: those steps
+  // are computed when asked for (a click's answer only says they are there), which keeps a click to one to three passes.
+  const group = person?.crowd ? undefined : object !== region ? region : groupOf(answers, object.mask);
+  const unknown = { smaller: Boolean(box) && level >= 0, larger: Boolean(box) && !group && level <= 0 };
   if (box) {
     const side = Math.max(box.width, box.height) / scale;
     const half = side / 4;
@@ -237,8 +236,7 @@ async function clickLadder(
         }),
       );
     }
-    if (object !== region) candidates.push(region);
-    else if (group) candidates.push(group);
+    if (group) candidates.push(group);
     else if (!unknown.larger) {
       const grown = {
         left: box.left - box.width / 4,
@@ -246,7 +244,7 @@ async function clickLadder(
         width: 1.5 * box.width,
         height: 1.5 * box.height,
       };
-      candidates.push(await run({ points: point, box: clampBox(photoBox(grown, scale), photo) }));
+      candidates.push(await run({ points: point, box: person?.crowd ?? clampBox(photoBox(grown, scale), photo) }));
     }
   }
   // Smallest first; an answer like one already on the ladder (or empty) is not a step of its own.
@@ -313,7 +311,8 @@ async function split(
  * object `found` by steps 2 and 3 is likely right: the piece holds one person and `found` lies within the matte.
  * Elsewhere on the piece (an arm, a hand, or a cup she holds), undefined unless `found` holds a person's core (more
  * than MAX_LEAK of it) and either spills past the matte or holds two people's. (The decoder joins a person to the
- * wall of her colour she stands against, or to the people beside her; the matte tells them apart.)
+ * wall of her colour she stands against, or to the people beside her; the matte tells them apart.) With the
+ * person, where the piece holds several people, the box of the piece: the people, a step larger.
  */
 async function onPerson(
   found: () => Promise<Candidate>,
@@ -323,7 +322,7 @@ async function onPerson(
   heads: Rect[],
   photo: { width: number; height: number },
   answerTo: (prompt: SamPrompt) => Promise<SamAnswer>,
-): Promise<Candidate | undefined> {
+): Promise<{ object: Candidate; crowd?: Box } | undefined> {
   const { width: w, height: h } = matte;
   const at = clickIndex(click, scale, matte);
   if (!matte.data[at]) return undefined;
@@ -344,7 +343,10 @@ async function onPerson(
   }
   // Necks part a person from what the matte holds beside them first.
   const cores = objectCores(people);
-  return shareAnswer(people, cores.length < 2 ? persons : cores, click, scale, photo, answerTo);
+  const object = await shareAnswer(people, cores.length < 2 ? persons : cores, click, scale, photo, answerTo);
+  if (!object) return undefined;
+  const box = maskBox(people);
+  return { object, crowd: box && persons.length > 1 ? photoBox(withMargin(box), scale) : undefined };
 }
 
 /**
