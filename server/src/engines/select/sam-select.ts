@@ -220,9 +220,9 @@ async function clickLadder(
   const box = maskBox(object.mask);
   const candidates: Candidate[] = [object];
   // Larger: the people, for a person split out of several on the people's matte; the region, for an object split
-  // out of it; else the group the object belongs to among the click's answers. Where none of these is found (the
-  // people's box or the object's box grown by half), it costs a decoder pass, as Smaller always does: those steps
-  // are computed when asked for (a click's answer only says they are there), which keeps a click to one to three passes.
+  // out of it; else the group the object belongs to among the click's answers. The people (their box) and, where no
+  // group is found, the object's box grown by half cost a decoder pass, as Smaller always does: those steps are
+  // computed when asked for (a click's answer only says they are there), which keeps a click to one to three passes.
   const group = person?.crowd ? undefined : object !== region ? region : groupOf(answers, object.mask);
   const unknown = { smaller: Boolean(box) && level >= 0, larger: Boolean(box) && !group && level <= 0 };
   if (box) {
@@ -238,6 +238,7 @@ async function clickLadder(
     }
     if (group) candidates.push(group);
     else if (!unknown.larger) {
+      // The people's box, or the object's box grown by half.
       const grown = {
         left: box.left - box.width / 4,
         top: box.top - box.height / 4,
