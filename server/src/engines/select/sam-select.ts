@@ -223,8 +223,8 @@ async function clickLadder(
   // out of it; else the group the object belongs to among the click's answers. The people (their box) and, where no
   // group is found, the object's box grown by half cost a decoder pass, as Smaller always does: those steps are
   // computed when asked for (a click's answer only says they are there), which keeps a click to one to three passes.
-  const group = person?.crowd ? undefined : object !== region ? region : groupOf(answers, object.mask);
-  const unknown = { smaller: Boolean(box) && level >= 0, larger: Boolean(box) && !group && level <= 0 };
+  const above = person?.crowd ? undefined : object !== region ? region : groupOf(answers, object.mask);
+  const unknown = { smaller: Boolean(box) && level >= 0, larger: Boolean(box) && !above && level <= 0 };
   if (box) {
     const side = Math.max(box.width, box.height) / scale;
     const half = side / 4;
@@ -236,7 +236,7 @@ async function clickLadder(
         }),
       );
     }
-    if (group) candidates.push(group);
+    if (above) candidates.push(above);
     else if (!unknown.larger) {
       // The people's box, or the object's box grown by half.
       const grown = {
