@@ -253,6 +253,15 @@ function printQuality(rows: Row[]) {
       `| ${set} | ${rs.length} | ${old ? f(median(rs.map((r) => r.old?.click as number))) : '—'} | ${f(median(rs.map((r) => r.sam.click)))} | ${f(Math.min(...rs.map((r) => r.sam.click)))} | ${old ? f(median(rs.map((r) => r.old?.box as number))) : '—'} | ${f(median(rs.map((r) => r.sam.box)))} | ${larger.length ? f(median(larger)) : '—'} | ${rs.filter((r) => r.sam.click >= target).length} of ${rs.length} (≥ ${target}) | ${rs.filter((r) => [r.sam.click, ...r.sam.spread].every((v) => v >= target)).length} of ${rs.length} |`,
     );
   }
+  // The model's reach: the object's own box is the most a visitor tells it of the object, so an object its box
+  // leaves below the target is one no choice among click answers can reach.
+  const pairs = rows.filter((r) => r.target.pair);
+  if (pairs.length) {
+    const at = (v: number) => v >= 0.85;
+    console.log(
+      `\nAll pair objects (≥ 0.85): the click ${pairs.filter((r) => at(r.sam.click)).length} of ${pairs.length}; the object's own box ${pairs.filter((r) => at(r.sam.box)).length} of ${pairs.length}; neither ${pairs.filter((r) => !at(r.sam.click) && !at(r.sam.box)).length}.`,
+    );
+  }
 }
 
 /**
