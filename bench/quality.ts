@@ -15,7 +15,7 @@
  * Engines run at their default settings, in this process.
  * Run: npm run bench:quality
  *   QUALITY_ONLY=restoration,hdr   sections to run (default all)
- *   QUALITY_SET=tuning             the tuning cases instead of the held-out ones (held-out-2 to held-out-11: more held-out sets)
+ *   QUALITY_SET=tuning             the tuning cases instead of the held-out ones (held-out-2 to held-out-12: more held-out sets)
  *   QUALITY_OUT=dir                writes each case's input and result as PNG, to look at
  */
 import fs from 'node:fs';

@@ -28,6 +28,7 @@ export const CASE_SETS = [
   'held-out-9',
   'held-out-10',
   'held-out-11',
+  'held-out-12',
   'tuning',
 ] as const;
 export type CaseSet = (typeof CASE_SETS)[number];
@@ -119,6 +120,13 @@ export const RESTORATION_CASES: Partial<Record<CaseSet, RestorationCase[]>> = {
     { name: 'citrus', photo: 'held-out-11/citrus-grey.jpg', seed: 213 },
     { name: 'hummingbird', photo: 'held-out-11/hummingbird-grey.jpg', seed: 214 },
     { name: 'raft', photo: 'held-out-11/raft-grey.jpg', seed: 215 },
+  ],
+  'held-out-12': [
+    { name: 'appleflower', photo: 'held-out-12/appleflower-grey.jpg', seed: 221 },
+    { name: 'headphones', photo: 'held-out-12/headphones-grey.jpg', seed: 222 },
+    { name: 'ridges', photo: 'held-out-12/ridges-grey.jpg', seed: 223 },
+    { name: 'tank', photo: 'held-out-12/tank-grey.jpg', seed: 224 },
+    { name: 'waves', photo: 'held-out-12/waves-grey.jpg', seed: 225 },
   ],
   tuning: [
     { name: 'camera', photo: 'fixtures/camera.png', seed: 201 },
