@@ -117,8 +117,8 @@ async function restorationSection(): Promise<boolean> {
   for (const c of RESTORATION_CASES[set] ?? []) {
     const { clean, damaged, damage, rest } = await damageGrey(await loadPhoto(c.photo), c.seed);
     const { image: restored, metadata, seconds } = await runTool('photo-restoration', damaged);
-    // The fill's own reach: the photo restored with its true marks painted and detection off. A photo under the
-    // target here stays under it whatever detection finds.
+    // The fill's own reach: the photo restored with its true marks painted and detection off, what the fill brings
+    // back when every mark is found (a painted mark is grown by a pixel and has no rim pass: within a point or so).
     const painted = await sharp(Buffer.from(damage.map((v) => (v ? 255 : 0))), {
       raw: { width: clean.width, height: clean.height, channels: 1 },
     })

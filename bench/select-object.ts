@@ -253,8 +253,8 @@ function printQuality(rows: Row[]) {
       `| ${set} | ${rs.length} | ${old ? f(median(rs.map((r) => r.old?.click as number))) : '—'} | ${f(median(rs.map((r) => r.sam.click)))} | ${f(Math.min(...rs.map((r) => r.sam.click)))} | ${old ? f(median(rs.map((r) => r.old?.box as number))) : '—'} | ${f(median(rs.map((r) => r.sam.box)))} | ${larger.length ? f(median(larger)) : '—'} | ${rs.filter((r) => r.sam.click >= target).length} of ${rs.length} (≥ ${target}) | ${rs.filter((r) => [r.sam.click, ...r.sam.spread].every((v) => v >= target)).length} of ${rs.length} |`,
     );
   }
-  // The model's reach: the object's own box is the most a visitor tells it of the object, so an object its box
-  // leaves below the target is one no choice among click answers can reach.
+  // The model's reach: the object's own box is the most one gesture tells the decoder of an object's extent; an
+  // object under the target from both its click and its box is one the model does not give a visitor at once.
   const pairs = rows.filter((r) => r.target.pair);
   if (pairs.length) {
     const at = (v: number) => v >= 0.85;
