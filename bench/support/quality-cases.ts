@@ -51,83 +51,24 @@ export interface RestorationCase {
   seed: number;
 }
 
+/** A held-out set of greyscale photos, `<set>/<name>-grey.jpg`, their seeds counted from `seed`. */
+function greySet(set: CaseSet, seed: number, names: string[]): RestorationCase[] {
+  return names.map((name, i) => ({ name, photo: `${set}/${name}-grey.jpg`, seed: seed + i }));
+}
+
 export const RESTORATION_CASES: Partial<Record<CaseSet, RestorationCase[]>> = {
-  'held-out': [
-    { name: 'meadow', photo: 'held-out/meadow-grey.jpg', seed: 101 },
-    { name: 'leaf', photo: 'held-out/leaf-grey.jpg', seed: 102 },
-    { name: 'summit', photo: 'held-out/summit-grey.jpg', seed: 103 },
-  ],
-  'held-out-2': [
-    { name: 'cables', photo: 'held-out-2/cables-grey.jpg', seed: 111 },
-    { name: 'dandelions', photo: 'held-out-2/dandelions-grey.jpg', seed: 112 },
-    { name: 'brushes', photo: 'held-out-2/brushes-grey.jpg', seed: 113 },
-  ],
-  'held-out-3': [
-    { name: 'stream', photo: 'held-out-3/stream-grey.jpg', seed: 121 },
-    { name: 'castle', photo: 'held-out-3/castle-grey.jpg', seed: 122 },
-    { name: 'tvleaves', photo: 'held-out-3/tvleaves-grey.jpg', seed: 123 },
-  ],
-  'held-out-4': [
-    { name: 'canyon', photo: 'held-out-4/canyon-grey.jpg', seed: 131 },
-    { name: 'abbey', photo: 'held-out-4/abbey-grey.jpg', seed: 132 },
-    { name: 'motorcycle', photo: 'held-out-4/motorcycle-grey.jpg', seed: 133 },
-    { name: 'pier', photo: 'held-out-4/pier-grey.jpg', seed: 134 },
-  ],
-  'held-out-5': [
-    { name: 'forest', photo: 'held-out-5/forest-grey.jpg', seed: 141 },
-    { name: 'hotel', photo: 'held-out-5/hotel-grey.jpg', seed: 142 },
-    { name: 'raccoon', photo: 'held-out-5/raccoon-grey.jpg', seed: 143 },
-    { name: 'deck', photo: 'held-out-5/deck-grey.jpg', seed: 144 },
-    { name: 'jetty', photo: 'held-out-5/jetty-grey.jpg', seed: 145 },
-  ],
-  'held-out-6': [
-    { name: 'squirrel', photo: 'held-out-6/squirrel-grey.jpg', seed: 151 },
-    { name: 'pagoda', photo: 'held-out-6/pagoda-grey.jpg', seed: 152 },
-    { name: 'aloe', photo: 'held-out-6/aloe-grey.jpg', seed: 153 },
-    { name: 'leuven', photo: 'held-out-6/leuven-grey.jpg', seed: 154 },
-  ],
-  'held-out-7': [
-    { name: 'samoyeds', photo: 'held-out-7/samoyeds-grey.jpg', seed: 161 },
-    { name: 'railing', photo: 'held-out-7/railing-grey.jpg', seed: 162 },
-    { name: 'billiards', photo: 'held-out-7/billiards-grey.jpg', seed: 163 },
-    { name: 'clock', photo: 'held-out-7/clock-grey.jpg', seed: 164 },
-    { name: 'towers', photo: 'held-out-7/towers-grey.jpg', seed: 165 },
-  ],
-  'held-out-8': [
-    { name: 'hound', photo: 'held-out-8/hound-grey.jpg', seed: 171 },
-    { name: 'facade', photo: 'held-out-8/facade-grey.jpg', seed: 172 },
-    { name: 'openbook', photo: 'held-out-8/openbook-grey.jpg', seed: 173 },
-    { name: 'lonetree', photo: 'held-out-8/lonetree-grey.jpg', seed: 174 },
-    { name: 'catroom', photo: 'held-out-8/catroom-grey.jpg', seed: 175 },
-  ],
-  'held-out-9': [
-    { name: 'lamps', photo: 'held-out-9/lamps-grey.jpg', seed: 181 },
-    { name: 'kite', photo: 'held-out-9/kite-grey.jpg', seed: 182 },
-    { name: 'nuthatch', photo: 'held-out-9/nuthatch-grey.jpg', seed: 183 },
-    { name: 'gamepad', photo: 'held-out-9/gamepad-grey.jpg', seed: 184 },
-    { name: 'rabbit', photo: 'held-out-9/rabbit-grey.jpg', seed: 185 },
-  ],
-  'held-out-10': [
-    { name: 'calculator', photo: 'held-out-10/calculator-grey.jpg', seed: 191 },
-    { name: 'chameleon', photo: 'held-out-10/chameleon-grey.jpg', seed: 192 },
-    { name: 'lake', photo: 'held-out-10/lake-grey.jpg', seed: 193 },
-    { name: 'seeds', photo: 'held-out-10/seeds-grey.jpg', seed: 194 },
-    { name: 'wine', photo: 'held-out-10/wine-grey.jpg', seed: 195 },
-  ],
-  'held-out-11': [
-    { name: 'airport', photo: 'held-out-11/airport-grey.jpg', seed: 211 },
-    { name: 'bassguitar', photo: 'held-out-11/bassguitar-grey.jpg', seed: 212 },
-    { name: 'citrus', photo: 'held-out-11/citrus-grey.jpg', seed: 213 },
-    { name: 'hummingbird', photo: 'held-out-11/hummingbird-grey.jpg', seed: 214 },
-    { name: 'raft', photo: 'held-out-11/raft-grey.jpg', seed: 215 },
-  ],
-  'held-out-12': [
-    { name: 'appleflower', photo: 'held-out-12/appleflower-grey.jpg', seed: 221 },
-    { name: 'headphones', photo: 'held-out-12/headphones-grey.jpg', seed: 222 },
-    { name: 'ridges', photo: 'held-out-12/ridges-grey.jpg', seed: 223 },
-    { name: 'tank', photo: 'held-out-12/tank-grey.jpg', seed: 224 },
-    { name: 'waves', photo: 'held-out-12/waves-grey.jpg', seed: 225 },
-  ],
+  'held-out': greySet('held-out', 101, ['meadow', 'leaf', 'summit']),
+  'held-out-2': greySet('held-out-2', 111, ['cables', 'dandelions', 'brushes']),
+  'held-out-3': greySet('held-out-3', 121, ['stream', 'castle', 'tvleaves']),
+  'held-out-4': greySet('held-out-4', 131, ['canyon', 'abbey', 'motorcycle', 'pier']),
+  'held-out-5': greySet('held-out-5', 141, ['forest', 'hotel', 'raccoon', 'deck', 'jetty']),
+  'held-out-6': greySet('held-out-6', 151, ['squirrel', 'pagoda', 'aloe', 'leuven']),
+  'held-out-7': greySet('held-out-7', 161, ['samoyeds', 'railing', 'billiards', 'clock', 'towers']),
+  'held-out-8': greySet('held-out-8', 171, ['hound', 'facade', 'openbook', 'lonetree', 'catroom']),
+  'held-out-9': greySet('held-out-9', 181, ['lamps', 'kite', 'nuthatch', 'gamepad', 'rabbit']),
+  'held-out-10': greySet('held-out-10', 191, ['calculator', 'chameleon', 'lake', 'seeds', 'wine']),
+  'held-out-11': greySet('held-out-11', 211, ['airport', 'bassguitar', 'citrus', 'hummingbird', 'raft']),
+  'held-out-12': greySet('held-out-12', 221, ['appleflower', 'headphones', 'ridges', 'tank', 'waves']),
   tuning: [
     { name: 'camera', photo: 'fixtures/camera.png', seed: 201 },
     { name: 'brick', photo: 'tuning/brick.png', seed: 202 },
